@@ -1,0 +1,80 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'reports/**', '.stryker-tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-properties': [
+        'error',
+        { object: 'describe', property: 'only' },
+        { object: 'it', property: 'only' },
+        { object: 'test', property: 'only' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Policies are pure: no framework, no I/O, no clock.
+    files: ['libs/policies/src/**/*.ts'],
+    ignores: ['libs/policies/src/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            '@nestjs/*',
+            'ioredis',
+            'bullmq',
+            'undici',
+            'node:*',
+            'fs',
+            'http',
+            'https',
+            'net',
+            '@podwarden/*',
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'fetch', 'process'],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message: 'Policies take time as a parameter.',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Policies take time as a parameter.',
+        },
+        {
+          selector: "MemberExpression[object.name='Math'][property.name='random']",
+          message: 'Policies are deterministic.',
+        },
+      ],
+    },
+  },
+  {
+    // The simulator is RunPod's side, written independently of our adapter and decisions.
+    files: ['apps/runpod-sim/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['@podwarden/*', '**/libs/*'] }] },
+  },
+);

@@ -1,0 +1,50 @@
+/**
+ * RunPod's pod lifecycle as our decisions see it. `Running` means RUNNING with a
+ * live runtime (uptime > 0); RUNNING without one is `Starting`, because the GPU
+ * may still be attaching and reading it as "running with no GPU" would create
+ * a second, billed pod. Anything we cannot name is `Unknown`.
+ */
+export type PodStatus =
+  'Provisioning' | 'Starting' | 'Running' | 'Exited' | 'Error' | 'Terminated' | 'Unknown';
+
+export const POD_STATUSES: readonly PodStatus[] = [
+  'Provisioning',
+  'Starting',
+  'Running',
+  'Exited',
+  'Error',
+  'Terminated',
+  'Unknown',
+];
+
+/** What one read of a pod (GET /pods/{id}) established. Tri-state: a failed read is never "absent". */
+export type PodObservation =
+  | { readonly kind: 'found'; readonly podId: string; readonly status: PodStatus; readonly gpuCount: number }
+  | { readonly kind: 'not-found'; readonly podId: string }
+  | { readonly kind: 'unreadable'; readonly podId: string; readonly reason: string };
+
+/** One pod as listed by GET /pods, reduced to what we use. */
+export interface ListedPod {
+  readonly id: string;
+  readonly name: string | null;
+  /** Raw upper-case status as listed (for logs and the simulator); decisions observe the pod instead. */
+  readonly status: string | null;
+  readonly volumeIds: readonly string[];
+  readonly costPerHr: number | null;
+  readonly gpuId: string | null;
+  /** ISO timestamp when RunPod reports one (used by the orphan reaper); null when absent. */
+  readonly createdAt: string | null;
+}
+
+/**
+ * Which pods sit on a network volume (GET /pods filtered client-side on
+ * mounts.network[].volumeId). Only `not-found` is an affirmative "no pod":
+ * it is the gate before any create.
+ */
+export type VolumeLookup =
+  | { readonly kind: 'found'; readonly podIds: readonly string[] }
+  | { readonly kind: 'not-found' }
+  | { readonly kind: 'unreadable'; readonly reason: string };
+
+/** Friendly name for the GET route's `lookup` field. */
+export type LookupWord = 'FOUND' | 'NOT_FOUND' | 'UNREADABLE' | 'UNCONFIGURED';
