@@ -1,1 +1,5 @@
-export {};
+export * from './wake-decision';
+export * from './termination-guard';
+export * from './gpu-selection';
+export * from './create-walk';
+export * from './last-wake';
