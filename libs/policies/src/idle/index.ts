@@ -1,1 +1,5 @@
-export {};
+export * from './activity-classification';
+export * from './pod-signal';
+export * from './pod-ranking';
+export * from './idle-phase';
+export * from './baseline-book';
