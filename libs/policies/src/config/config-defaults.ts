@@ -1,0 +1,53 @@
+import type { LogLevel, OperatorGate } from './config-types';
+
+/**
+ * The default of every environment variable, keyed by its name, so the parser,
+ * the docs and the apps quote one source. `null` means "unset": no value and no
+ * behaviour (unconfigured, no token, no budget, no health port, no pods file).
+ */
+export const DEFAULTS = {
+  RUNPOD_API_KEY: null,
+  RUNPOD_V2_BASE_URL: 'https://api.runpod.io/v2',
+  RUNPOD_VOLUME_ID: '',
+  RUNPOD_TEMPLATE_ID: '',
+  RUNPOD_DATACENTER_ID: 'EU-RO-1',
+  RUNPOD_POD_NAME: 'qwen',
+  RUNPOD_POD_PORT: 8000,
+  RUNPOD_MIN_VRAM_GB: 32,
+  // Read the price-cap incident before lowering or relying on this: at 1.00 USD/h
+  // nearly every card that holds a 32B model is refused.
+  RUNPOD_MAX_PRICE_PER_HOUR: 1.0,
+  RUNPOD_GPU_ALLOWLIST: [] as readonly string[],
+  IDLE_MINUTES: 15,
+  CHECK_SECONDS: 60,
+  MAX_RUNTIME_MINUTES: 360,
+  RUNPOD_BOOT_GRACE_MINUTES: 20,
+  RIG_OPERATOR_TOKEN: null,
+  RIG_WAKE_TOKEN: null,
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  QUEUE_PREFIX: 'podwarden',
+  PORT: 8080,
+  HOST: '0.0.0.0',
+  RUNPOD_PROXY_URL_TEMPLATE: 'https://{podId}-{port}.proxy.runpod.net',
+  OPERATOR_GATE: 'on' as OperatorGate,
+  WAKE_MAX_POLLS: 30,
+  WAKE_POLL_INTERVAL_MS: 10000,
+  WAKE_MAX_RETRY_AFTER_SECONDS: 30,
+  WAKE_REQUEST_WAIT_SECONDS: 25,
+  PODS_CONFIG: null,
+  POD_NAME_PREFIX: 'podwarden-',
+  ORPHAN_GRACE_MINUTES: 10,
+  DAILY_BUDGET_USD: null,
+  IDLE_DRY_RUN: false,
+  HEALTH_PORT: null,
+  LOG_LEVEL: 'info' as LogLevel,
+} as const;
+
+export type ConfigVariable = keyof typeof DEFAULTS;
+
+/** Variables whose values must never appear in a log line, warning or error. */
+export const SECRET_VARIABLES: readonly ConfigVariable[] = [
+  'RUNPOD_API_KEY',
+  'RIG_OPERATOR_TOKEN',
+  'RIG_WAKE_TOKEN',
+];
