@@ -1,0 +1,40 @@
+import { isRecord, nonBlankStringField } from './json-reading';
+import type { ResponseHeaders } from './http-exchange';
+
+const MAX_DETAIL_LENGTH = 300;
+
+/** The media type of a response, lower-cased, without parameters; '' when absent. */
+export function mediaTypeOf(headers: ResponseHeaders): string {
+  const raw = headers['content-type'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return (value ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/**
+ * RunPod's own "not found or not accessible" answer (RFC 9457 problem details).
+ * Only this is an affirmative absence: a bare or HTML 404 comes from a wrong
+ * base URL or a proxy page and proves nothing about the pod.
+ */
+export function isProblemNotFound(status: number, headers: ResponseHeaders, parsedBody: unknown): boolean {
+  if (status !== 404 || !isRecord(parsedBody)) {
+    return false;
+  }
+  const mediaType = mediaTypeOf(headers);
+  if (mediaType === 'application/problem+json') {
+    return true;
+  }
+  return mediaType === 'application/json' && ('status' in parsedBody || 'title' in parsedBody);
+}
+
+/** The problem's detail, else its title, cut to a log-friendly length; null when the body carries neither. */
+export function problemText(parsedBody: unknown): string | null {
+  if (!isRecord(parsedBody)) {
+    return null;
+  }
+  const text = nonBlankStringField(parsedBody, 'detail') ?? nonBlankStringField(parsedBody, 'title');
+  return text === null ? null : truncate(text, MAX_DETAIL_LENGTH);
+}
+
+export function truncate(text: string, maxLength: number): string {
+  return text.length <= maxLength ? text : `${text.slice(0, maxLength - 1)}…`;
+}

@@ -1,0 +1,32 @@
+import { parseHttpDate } from './http-date';
+
+/**
+ * Seconds to wait from a Retry-After header: delta seconds, or an HTTP date
+ * measured against the response's own Date header (the server's clock, so
+ * skew between us and RunPod cancels out), else against our clock. A moment
+ * already past is 0; anything unparseable is null.
+ */
+export function parseRetryAfterSeconds(
+  retryAfter: string | string[] | undefined,
+  responseDate: string | string[] | undefined,
+  nowMs: number,
+): number | null {
+  const value = firstValue(retryAfter)?.trim();
+  if (value === undefined || value === '') {
+    return null;
+  }
+  if (/^-?\d+$/.test(value)) {
+    return Math.max(0, Number(value));
+  }
+  const retryAtMs = parseHttpDate(value);
+  if (retryAtMs === null) {
+    return null;
+  }
+  const dateValue = firstValue(responseDate);
+  const referenceMs = (dateValue === undefined ? null : parseHttpDate(dateValue)) ?? nowMs;
+  return Math.max(0, Math.ceil((retryAtMs - referenceMs) / 1000));
+}
+
+function firstValue(header: string | string[] | undefined): string | undefined {
+  return Array.isArray(header) ? header[0] : header;
+}

@@ -1,0 +1,274 @@
+/**
+ * RunPodClient — podwarden's adapter to RunPod REST v2 (control plane under
+ * RUNPOD_V2_BASE_URL, bearer auth) and to a pod's public vLLM proxy (metrics,
+ * no bearer, browser-like User-Agent because Cloudflare fronts it).
+ *
+ * It shapes transport and JSON and decides nothing: every verdict (wake, create
+ * outcome, idle) belongs to @podwarden/policies. Its rules are the ones those
+ * decisions rely on:
+ * - fail closed: a failed read is `unreadable`, never "not found" or "no pod";
+ *   only RunPod's problem-details 404 is an affirmative absence;
+ * - nothing throws except the caller's own cancellation (an AbortSignal);
+ * - with no API key every call is a no-op returning the unconfigured shape;
+ * - the key travels only in the Authorization header of control-plane calls and
+ *   is scrubbed from anything read back (logs, details, reasons).
+ */
+import { Agent, type Dispatcher } from 'undici';
+import type {
+  CreatePodResult,
+  GpuCatalogEntry,
+  PodActivity,
+  PodObservation,
+  VolumeLookup,
+} from '@podwarden/policies';
+import { catalogFromOutcome } from './catalog-json';
+import {
+  CONTROL_PLANE_MAX_BODY_BYTES,
+  DEFAULT_CONTROL_PLANE_TIMEOUTS,
+  DEFAULT_MAX_METRICS_BYTES,
+  DEFAULT_METRICS_TIMEOUTS,
+  SILENT_LOGGER,
+  positiveOr,
+  resolveTimeouts,
+  type ExchangeTimeouts,
+  type RunPodClientOptions,
+  type RunPodLogger,
+} from './client-options';
+import { createPodBody, createResultFromOutcome, type CreatePodRequest } from './create-pod-json';
+import { performExchange, type ExchangeOutcome, type HttpMethod } from './http-exchange';
+import { parseJson } from './json-reading';
+import { actionResultFromOutcome, type PodActionResult } from './pod-action-result';
+import { podListFromOutcome, type PodList } from './pod-list-json';
+import { observationFromOutcome } from './pod-observation-json';
+import { problemText } from './problem-details';
+import { parsePrometheusText } from './prometheus-text';
+import { buildProxyUrl, metricsUrl } from './proxy-url';
+import { redactSecret } from './secret-redaction';
+import { activityFromSamples } from './vllm-activity';
+import { lookupVolume } from './volume-lookup';
+
+/** Cloudflare in front of the pod proxy refuses default client User-Agents. */
+export const BROWSER_USER_AGENT =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36 podwarden';
+
+export const UNCONFIGURED = 'unconfigured';
+
+export class RunPodClient {
+  /** False while the API key is missing or blank: the safe boot state before the secret is mounted. */
+  readonly isConfigured: boolean;
+
+  private readonly apiKey: string | null;
+  private readonly baseUrl: string;
+  private readonly proxyUrlTemplate: string;
+  private readonly controlPlaneTimeouts: ExchangeTimeouts;
+  private readonly metricsTimeouts: ExchangeTimeouts;
+  private readonly maxMetricsBytes: number;
+  private readonly logger: RunPodLogger;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownedAgent: Agent | null;
+  private readonly now: () => number;
+
+  constructor(options: RunPodClientOptions) {
+    const key = options.apiKey?.trim() ?? '';
+    this.apiKey = key === '' ? null : key;
+    this.isConfigured = this.apiKey !== null;
+    this.baseUrl = options.baseUrl.trim().replace(/\/+$/, '');
+    this.proxyUrlTemplate = options.proxyUrlTemplate.trim();
+    this.controlPlaneTimeouts = resolveTimeouts(options.timeouts, DEFAULT_CONTROL_PLANE_TIMEOUTS);
+    this.metricsTimeouts = resolveTimeouts(options.metricsTimeouts, DEFAULT_METRICS_TIMEOUTS);
+    this.maxMetricsBytes = positiveOr(options.maxMetricsBytes, DEFAULT_MAX_METRICS_BYTES);
+    this.logger = options.logger ?? SILENT_LOGGER;
+    this.now = options.now ?? Date.now;
+    if (options.dispatcher !== undefined) {
+      this.dispatcher = options.dispatcher;
+      this.ownedAgent = null;
+    } else {
+      this.ownedAgent = new Agent({
+        connect: { timeout: this.controlPlaneTimeouts.connectMs },
+        headersTimeout: this.controlPlaneTimeouts.headersMs,
+        bodyTimeout: this.controlPlaneTimeouts.bodyMs,
+      });
+      this.dispatcher = this.ownedAgent;
+    }
+  }
+
+  /** GET /catalog/gpus?include=AVAILABILITY&product=POD (product is required with the include). Empty on any failure. */
+  async getCatalog(signal?: AbortSignal): Promise<GpuCatalogEntry[]> {
+    if (!this.isConfigured) {
+      return [];
+    }
+    const outcome = await this.callControlPlane(
+      'catalog',
+      'GET',
+      '/catalog/gpus?include=AVAILABILITY&product=POD',
+      undefined,
+      signal,
+    );
+    return catalogFromOutcome(outcome);
+  }
+
+  /** GET /pods/{id}. */
+  async observePod(podId: string, signal?: AbortSignal): Promise<PodObservation> {
+    if (!this.isConfigured) {
+      return { kind: 'unreadable', podId, reason: UNCONFIGURED };
+    }
+    const outcome = await this.callControlPlane('observe', 'GET', podPath(podId), undefined, signal);
+    return observationFromOutcome(podId, outcome);
+  }
+
+  /** GET /pods: every pod on the account (v2 has no volume filter). */
+  async listPods(signal?: AbortSignal): Promise<PodList> {
+    if (!this.isConfigured) {
+      return { kind: 'unreadable', reason: UNCONFIGURED };
+    }
+    const outcome = await this.callControlPlane('list', 'GET', '/pods', undefined, signal);
+    const list = podListFromOutcome(outcome);
+    if (list.kind === 'unreadable') {
+      this.logger.warn({ op: 'list', reason: list.reason }, 'runpod pod list unreadable');
+    }
+    return list;
+  }
+
+  /** One list call filtered client-side; the list comes back too so one call can serve several volumes. */
+  async lookupByVolume(volumeId: string, signal?: AbortSignal): Promise<{ lookup: VolumeLookup; list: PodList }> {
+    const list = await this.listPods(signal);
+    const lookup = lookupVolume(list, volumeId);
+    if (lookup.kind === 'found' && lookup.podIds.length > 1) {
+      this.logger.warn({ op: 'lookup', volumeId, podIds: lookup.podIds }, 'more than one pod on the volume');
+    }
+    return { lookup, list };
+  }
+
+  /** POST /pods. Returns the raw status for the create-outcome policy; 0 when nothing answered. */
+  async createPod(req: CreatePodRequest, signal?: AbortSignal): Promise<CreatePodResult> {
+    if (!this.isConfigured) {
+      return { httpStatus: 0, podId: null, retryAfterSeconds: null, detail: UNCONFIGURED };
+    }
+    const outcome = await this.callControlPlane('create', 'POST', '/pods', createPodBody(req), signal);
+    return createResultFromOutcome(outcome, this.now());
+  }
+
+  /** POST /pods/{id}/action {"action":"start"}. */
+  startPod(podId: string, signal?: AbortSignal): Promise<PodActionResult> {
+    return this.podAction('start', 'POST', `${podPath(podId)}/action`, JSON.stringify({ action: 'start' }), signal);
+  }
+
+  /** POST /pods/{id}/action {"action":"stop"}. */
+  stopPod(podId: string, signal?: AbortSignal): Promise<PodActionResult> {
+    return this.podAction('stop', 'POST', `${podPath(podId)}/action`, JSON.stringify({ action: 'stop' }), signal);
+  }
+
+  /** DELETE /pods/{id}. */
+  terminatePod(podId: string, signal?: AbortSignal): Promise<PodActionResult> {
+    return this.podAction('terminate', 'DELETE', podPath(podId), undefined, signal);
+  }
+
+  /** The pod's public proxy base, also what the status route reports. */
+  proxyUrl(podId: string, port: number): string {
+    return buildProxyUrl(this.proxyUrlTemplate, podId, port);
+  }
+
+  /**
+   * GET {proxy}/metrics: one scrape of vLLM. null whenever the scrape did not
+   * reach vLLM (non-2xx — 404 while not routing, 502 while the model loads —,
+   * transport failure, timeout, oversized body, no vLLM families, unconfigured).
+   */
+  async getActivity(podId: string, port: number, signal?: AbortSignal): Promise<PodActivity | null> {
+    if (!this.isConfigured) {
+      return null;
+    }
+    const outcome = this.scrub(
+      await performExchange(this.dispatcher, {
+        method: 'GET',
+        url: metricsUrl(this.proxyUrl(podId, port)),
+        headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'text/plain, */*' },
+        timeouts: this.metricsTimeouts,
+        maxBodyBytes: this.maxMetricsBytes,
+        signal,
+      }),
+    );
+    if (outcome.kind === 'failed') {
+      this.logger.debug({ op: 'metrics', podId, port, reason: outcome.reason }, 'pod metrics unreachable');
+      return null;
+    }
+    if (outcome.status < 200 || outcome.status >= 300) {
+      this.logger.debug({ op: 'metrics', podId, port, httpStatus: outcome.status }, 'pod metrics unreachable');
+      return null;
+    }
+    const activity = activityFromSamples(parsePrometheusText(outcome.body));
+    if (activity === null) {
+      this.logger.debug({ op: 'metrics', podId, port }, 'pod metrics carry no vLLM families');
+    }
+    return activity;
+  }
+
+  /** Closes the connection pool the client created; an injected dispatcher belongs to its owner. */
+  async close(): Promise<void> {
+    await this.ownedAgent?.close();
+  }
+
+  private async podAction(
+    op: string,
+    method: HttpMethod,
+    path: string,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<PodActionResult> {
+    if (!this.isConfigured) {
+      return { ok: false, httpStatus: 0, detail: UNCONFIGURED };
+    }
+    return actionResultFromOutcome(await this.callControlPlane(op, method, path, body, signal));
+  }
+
+  private async callControlPlane(
+    op: string,
+    method: HttpMethod,
+    path: string,
+    body: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<ExchangeOutcome> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey ?? ''}`, accept: 'application/json' };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+    }
+    const outcome = this.scrub(
+      await performExchange(this.dispatcher, {
+        method,
+        url: `${this.baseUrl}${path}`,
+        headers,
+        body,
+        timeouts: this.controlPlaneTimeouts,
+        maxBodyBytes: CONTROL_PLANE_MAX_BODY_BYTES,
+        signal,
+      }),
+    );
+    this.logControlPlaneOutcome(op, method, path, outcome);
+    return outcome;
+  }
+
+  /** Nothing read back from the network may carry the key further. */
+  private scrub(outcome: ExchangeOutcome): ExchangeOutcome {
+    return outcome.kind === 'failed'
+      ? { kind: 'failed', reason: redactSecret(outcome.reason, this.apiKey) }
+      : { ...outcome, body: redactSecret(outcome.body, this.apiKey) };
+  }
+
+  private logControlPlaneOutcome(op: string, method: HttpMethod, path: string, outcome: ExchangeOutcome): void {
+    if (outcome.kind === 'failed') {
+      this.logger.warn({ op, method, path, reason: outcome.reason }, 'runpod call failed');
+      return;
+    }
+    if (outcome.status >= 200 && outcome.status < 300) {
+      this.logger.debug({ op, method, path, httpStatus: outcome.status }, 'runpod call answered');
+      return;
+    }
+    const parsed = parseJson(outcome.body);
+    const detail = parsed.ok ? problemText(parsed.value) : null;
+    this.logger.warn({ op, method, path, httpStatus: outcome.status, detail }, 'runpod call refused');
+  }
+}
+
+/** Pod ids are path-escaped: an id carrying '/' or '?' must not address another resource. */
+function podPath(podId: string): string {
+  return `/pods/${encodeURIComponent(podId)}`;
+}
