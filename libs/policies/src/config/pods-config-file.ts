@@ -95,12 +95,16 @@ function readPodEntry(
   const datacenterId = readIdentity(entry, 'datacenterId', label, base.datacenterId);
   if (!datacenterId.ok) return failed(datacenterId.error);
 
+  // A pod can only be created in some datacenter, so a blank one falls back to the environment's.
+  if (datacenterId.value === '') {
+    warnings.push(`${label}.datacenterId is blank; using ${quoteConfigValue(base.datacenterId)}`);
+  }
+
   const pod: PodConfig = {
     ...base,
     name,
     volumeId: volumeId.value,
     templateId: templateId.value,
-    // A pod can only be created in some datacenter, so a blank one means "the environment's".
     datacenterId: datacenterId.value === '' ? base.datacenterId : datacenterId.value,
     gpuAllowlist: readAllowlist(entry.gpuAllowlist, label, base.gpuAllowlist, warnings),
   };
@@ -123,14 +127,15 @@ function readIdentity(entry: JsonObject, field: string, label: string, fallback:
 }
 
 function readAllowlist(value: unknown, label: string, fallback: string[], warnings: string[]): string[] {
-  if (isOmitted(value)) return fallback;
+  // Copies, so no two pods share one mutable list.
+  if (isOmitted(value)) return [...fallback];
   if (typeof value === 'string') return splitList(value);
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
     return value.map((item: string) => item.trim()).filter((item) => item !== '');
   }
   const using = fallback.length === 0 ? 'none' : quoteConfigValue(fallback.join(','));
   warnings.push(`${label}.gpuAllowlist=${quoteConfigValue(value)} is not a list of GPU ids; using ${using}`);
-  return fallback;
+  return [...fallback];
 }
 
 /** A JSON number or text, under the same rule as its environment variable. */

@@ -1,0 +1,182 @@
+import { DEFAULTS } from './config-defaults';
+import type { PodwardenConfig } from './config-types';
+import { parseConfig } from './parse-config';
+
+function parsed(env: Record<string, string | undefined>): { config: PodwardenConfig; warnings: string[] } {
+  const result = parseConfig(env, null);
+  if (!result.ok) throw new Error(`expected a config, got: ${result.error}`);
+  return result;
+}
+
+describe('parseConfig defaults', () => {
+  // The values below restate the contract's tables literally, so a drifting default fails here.
+  const contractDefaults: [string, (config: PodwardenConfig) => unknown, unknown][] = [
+    ['RUNPOD_API_KEY unset ⇒ null (unconfigured)', (c) => c.runpod.apiKey, null],
+    ['RUNPOD_V2_BASE_URL', (c) => c.runpod.baseUrl, 'https://api.runpod.io/v2'],
+    [
+      'RUNPOD_PROXY_URL_TEMPLATE',
+      (c) => c.runpod.proxyUrlTemplate,
+      'https://{podId}-{port}.proxy.runpod.net',
+    ],
+    ['RUNPOD_VOLUME_ID blank (unconfigured)', (c) => c.pods[0].volumeId, ''],
+    ['RUNPOD_TEMPLATE_ID blank', (c) => c.pods[0].templateId, ''],
+    ['RUNPOD_DATACENTER_ID', (c) => c.pods[0].datacenterId, 'EU-RO-1'],
+    ['RUNPOD_POD_NAME', (c) => c.pods[0].name, 'qwen'],
+    ['RUNPOD_POD_PORT', (c) => c.pods[0].podPort, 8000],
+    ['RUNPOD_MIN_VRAM_GB', (c) => c.pods[0].minVramGb, 32],
+    ['RUNPOD_MAX_PRICE_PER_HOUR', (c) => c.pods[0].maxPricePerHour, 1.0],
+    ['RUNPOD_GPU_ALLOWLIST unset ⇒ none', (c) => c.pods[0].gpuAllowlist, []],
+    ['IDLE_MINUTES', (c) => c.pods[0].idleMinutes, 15],
+    ['CHECK_SECONDS', (c) => c.checkSeconds, 60],
+    ['MAX_RUNTIME_MINUTES', (c) => c.pods[0].maxRuntimeMinutes, 360],
+    ['RUNPOD_BOOT_GRACE_MINUTES', (c) => c.pods[0].bootGraceMinutes, 20],
+    ['RIG_OPERATOR_TOKEN unset ⇒ null', (c) => c.operatorToken, null],
+    ['RIG_WAKE_TOKEN unset ⇒ null', (c) => c.wakeToken, null],
+    ['REDIS_URL', (c) => c.redis.url, 'redis://127.0.0.1:6379'],
+    ['QUEUE_PREFIX', (c) => c.redis.prefix, 'podwarden'],
+    ['PORT', (c) => c.http.port, 8080],
+    ['HOST', (c) => c.http.host, '0.0.0.0'],
+    ['OPERATOR_GATE', (c) => c.operatorGate, 'on'],
+    ['WAKE_MAX_POLLS', (c) => c.wake.maxPolls, 30],
+    ['WAKE_POLL_INTERVAL_MS', (c) => c.wake.pollIntervalMs, 10000],
+    ['WAKE_MAX_RETRY_AFTER_SECONDS', (c) => c.wake.maxRetryAfterSeconds, 30],
+    ['WAKE_REQUEST_WAIT_SECONDS', (c) => c.wake.requestWaitSeconds, 25],
+    ['PODS_CONFIG unset ⇒ the single environment pod', (c) => c.pods.length, 1],
+    ['POD_NAME_PREFIX', (c) => c.podNamePrefix, 'podwarden-'],
+    ['ORPHAN_GRACE_MINUTES', (c) => c.orphanGraceMinutes, 10],
+    ['DAILY_BUDGET_USD unset ⇒ off', (c) => c.dailyBudgetUsd, null],
+    ['IDLE_DRY_RUN', (c) => c.idleDryRun, false],
+    ['HEALTH_PORT unset ⇒ none', (c) => c.healthPort, null],
+    ['LOG_LEVEL', (c) => c.logLevel, 'info'],
+  ];
+
+  it.each(contractDefaults)('%s takes the contract default when unset', (_name, pick, expected) => {
+    expect(pick(parsed({}).config)).toEqual(expected);
+  });
+
+  it.each(contractDefaults)('%s takes the contract default when blank', (name, pick, expected) => {
+    const variable = name.split(' ')[0];
+    expect(pick(parsed({ [variable]: '  ' }).config)).toEqual(expected);
+  });
+
+  it('an empty environment parses without warnings', () => {
+    expect(parsed({}).warnings).toEqual([]);
+  });
+
+  it('a blank value of every variable is read as unset, without warnings', () => {
+    const blank = Object.fromEntries(Object.keys(DEFAULTS).map((name) => [name, '']));
+    expect(parsed(blank)).toEqual(parsed({}));
+  });
+
+  it('DEFAULTS quotes the same values the parser applies', () => {
+    const { config } = parsed({});
+    const pod = config.pods[0];
+    expect([
+      pod.name,
+      pod.podPort,
+      pod.minVramGb,
+      pod.maxPricePerHour,
+      pod.idleMinutes,
+      config.checkSeconds,
+      pod.maxRuntimeMinutes,
+      pod.bootGraceMinutes,
+      config.redis.url,
+      config.redis.prefix,
+      config.http.port,
+      config.wake.pollIntervalMs,
+      config.orphanGraceMinutes,
+      config.logLevel,
+    ]).toEqual([
+      DEFAULTS.RUNPOD_POD_NAME,
+      DEFAULTS.RUNPOD_POD_PORT,
+      DEFAULTS.RUNPOD_MIN_VRAM_GB,
+      DEFAULTS.RUNPOD_MAX_PRICE_PER_HOUR,
+      DEFAULTS.IDLE_MINUTES,
+      DEFAULTS.CHECK_SECONDS,
+      DEFAULTS.MAX_RUNTIME_MINUTES,
+      DEFAULTS.RUNPOD_BOOT_GRACE_MINUTES,
+      DEFAULTS.REDIS_URL,
+      DEFAULTS.QUEUE_PREFIX,
+      DEFAULTS.PORT,
+      DEFAULTS.WAKE_POLL_INTERVAL_MS,
+      DEFAULTS.ORPHAN_GRACE_MINUTES,
+      DEFAULTS.LOG_LEVEL,
+    ]);
+  });
+});
+
+describe('parseConfig reads each variable', () => {
+  const rows: [string, string, (config: PodwardenConfig) => unknown, unknown][] = [
+    ['RUNPOD_API_KEY', 'rpa_key', (c) => c.runpod.apiKey, 'rpa_key'],
+    ['RUNPOD_API_KEY', ' rpa_key\n', (c) => c.runpod.apiKey, 'rpa_key'],
+    ['RUNPOD_V2_BASE_URL', 'http://127.0.0.1:9000/v2', (c) => c.runpod.baseUrl, 'http://127.0.0.1:9000/v2'],
+    ['RUNPOD_V2_BASE_URL', 'http://127.0.0.1:9000/v2/', (c) => c.runpod.baseUrl, 'http://127.0.0.1:9000/v2'],
+    [
+      'RUNPOD_PROXY_URL_TEMPLATE',
+      'http://127.0.0.1:9000/proxy/{podId}/{port}/',
+      (c) => c.runpod.proxyUrlTemplate,
+      'http://127.0.0.1:9000/proxy/{podId}/{port}',
+    ],
+    ['RUNPOD_VOLUME_ID', 'bjn7d94ej9', (c) => c.pods[0].volumeId, 'bjn7d94ej9'],
+    ['RUNPOD_TEMPLATE_ID', 'cnz5fxyadi', (c) => c.pods[0].templateId, 'cnz5fxyadi'],
+    ['RUNPOD_DATACENTER_ID', 'US-TX-3', (c) => c.pods[0].datacenterId, 'US-TX-3'],
+    ['RUNPOD_POD_NAME', 'Llama-3.1_70b', (c) => c.pods[0].name, 'Llama-3.1_70b'],
+    ['RUNPOD_POD_PORT', '8001', (c) => c.pods[0].podPort, 8001],
+    ['RUNPOD_MIN_VRAM_GB', '0', (c) => c.pods[0].minVramGb, 0],
+    ['RUNPOD_MAX_PRICE_PER_HOUR', '2.00', (c) => c.pods[0].maxPricePerHour, 2],
+    ['RUNPOD_MAX_PRICE_PER_HOUR', '1.59', (c) => c.pods[0].maxPricePerHour, 1.59],
+    ['RUNPOD_MAX_PRICE_PER_HOUR', '0', (c) => c.pods[0].maxPricePerHour, 0],
+    [
+      'RUNPOD_GPU_ALLOWLIST',
+      ' NVIDIA A100 80GB PCIe , ,nvidia h100 80gb hbm3,',
+      (c) => c.pods[0].gpuAllowlist,
+      ['NVIDIA A100 80GB PCIe', 'nvidia h100 80gb hbm3'],
+    ],
+    ['RUNPOD_GPU_ALLOWLIST', ' , ', (c) => c.pods[0].gpuAllowlist, []],
+    ['IDLE_MINUTES', '0.1', (c) => c.pods[0].idleMinutes, 0.1],
+    ['CHECK_SECONDS', '1', (c) => c.checkSeconds, 1],
+    ['MAX_RUNTIME_MINUTES', '0', (c) => c.pods[0].maxRuntimeMinutes, 0],
+    ['RUNPOD_BOOT_GRACE_MINUTES', '0', (c) => c.pods[0].bootGraceMinutes, 0],
+    ['RUNPOD_BOOT_GRACE_MINUTES', '2.5', (c) => c.pods[0].bootGraceMinutes, 2.5],
+    ['RIG_OPERATOR_TOKEN', 'op-token', (c) => c.operatorToken, 'op-token'],
+    ['RIG_WAKE_TOKEN', 'wake-token', (c) => c.wakeToken, 'wake-token'],
+    [
+      'REDIS_URL',
+      'rediss://user:pw@redis.internal:6380/2',
+      (c) => c.redis.url,
+      'rediss://user:pw@redis.internal:6380/2',
+    ],
+    ['QUEUE_PREFIX', 'test:run-1_a', (c) => c.redis.prefix, 'test:run-1_a'],
+    ['PORT', '65535', (c) => c.http.port, 65535],
+    ['HOST', '127.0.0.1', (c) => c.http.host, '127.0.0.1'],
+    ['HEALTH_PORT', '9100', (c) => c.healthPort, 9100],
+    ['OPERATOR_GATE', 'off', (c) => c.operatorGate, 'off'],
+    ['OPERATOR_GATE', 'OFF', (c) => c.operatorGate, 'off'],
+    ['WAKE_MAX_POLLS', '1', (c) => c.wake.maxPolls, 1],
+    ['WAKE_POLL_INTERVAL_MS', '1', (c) => c.wake.pollIntervalMs, 1],
+    ['WAKE_MAX_RETRY_AFTER_SECONDS', '0', (c) => c.wake.maxRetryAfterSeconds, 0],
+    ['WAKE_REQUEST_WAIT_SECONDS', '0', (c) => c.wake.requestWaitSeconds, 0],
+    ['POD_NAME_PREFIX', 'pw-test-', (c) => c.podNamePrefix, 'pw-test-'],
+    ['ORPHAN_GRACE_MINUTES', '0', (c) => c.orphanGraceMinutes, 0],
+    ['ORPHAN_GRACE_MINUTES', '2.5', (c) => c.orphanGraceMinutes, 2.5],
+    ['DAILY_BUDGET_USD', '25.00', (c) => c.dailyBudgetUsd, 25],
+    ['DAILY_BUDGET_USD', '0.01', (c) => c.dailyBudgetUsd, 0.01],
+    ['IDLE_DRY_RUN', 'true', (c) => c.idleDryRun, true],
+    ['IDLE_DRY_RUN', 'TRUE', (c) => c.idleDryRun, true],
+    ['IDLE_DRY_RUN', '1', (c) => c.idleDryRun, true],
+    ['IDLE_DRY_RUN', 'yes', (c) => c.idleDryRun, true],
+    ['IDLE_DRY_RUN', 'false', (c) => c.idleDryRun, false],
+    ['IDLE_DRY_RUN', '0', (c) => c.idleDryRun, false],
+    ['IDLE_DRY_RUN', 'no', (c) => c.idleDryRun, false],
+    ['LOG_LEVEL', 'debug', (c) => c.logLevel, 'debug'],
+    ['LOG_LEVEL', 'WARN', (c) => c.logLevel, 'warn'],
+    ['LOG_LEVEL', 'fatal', (c) => c.logLevel, 'fatal'],
+    ['LOG_LEVEL', 'trace', (c) => c.logLevel, 'trace'],
+  ];
+
+  it.each(rows)('%s=%j is accepted without a warning', (variable, value, pick, expected) => {
+    const result = parsed({ [variable]: value });
+    expect(pick(result.config)).toEqual(expected);
+    expect(result.warnings).toEqual([]);
+  });
+});
