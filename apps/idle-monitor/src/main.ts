@@ -1,7 +1,25 @@
-import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestPinoLogger, startApp } from '@podwarden/platform';
+import { IdleMonitorModule } from './idle-monitor.module';
 
 async function bootstrap(): Promise<void> {
-  new Logger('idle-monitor').log('not wired yet');
+  const start = startApp('idle-monitor');
+  const { config, logger } = start;
+  const options = { logger: new NestPinoLogger(logger) };
+  if (config.healthPort !== null) {
+    const app = await NestFactory.create(IdleMonitorModule.forRoot(start), options);
+    app.enableShutdownHooks();
+    await app.listen(config.healthPort, config.http.host);
+    logger.info({ healthPort: config.healthPort }, 'idle-monitor health listening');
+  } else {
+    const app = await NestFactory.createApplicationContext(IdleMonitorModule.forRoot(start), options);
+    app.enableShutdownHooks();
+  }
 }
 
-void bootstrap();
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(
+    `[idle-monitor] failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

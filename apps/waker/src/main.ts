@@ -1,7 +1,26 @@
-import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestPinoLogger, startApp } from '@podwarden/platform';
+import { WakerModule } from './waker.module';
 
 async function bootstrap(): Promise<void> {
-  new Logger('waker').log('not wired yet');
+  const start = startApp('waker');
+  const { config, logger } = start;
+  const options = { logger: new NestPinoLogger(logger) };
+  if (config.healthPort !== null) {
+    // Health and nothing else on HEALTH_PORT, for orchestrators' probes.
+    const app = await NestFactory.create(WakerModule.forRoot(start), options);
+    app.enableShutdownHooks();
+    await app.listen(config.healthPort, config.http.host);
+    logger.info({ healthPort: config.healthPort }, 'waker health listening');
+  } else {
+    const app = await NestFactory.createApplicationContext(WakerModule.forRoot(start), options);
+    app.enableShutdownHooks();
+  }
 }
 
-void bootstrap();
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(
+    `[waker] failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

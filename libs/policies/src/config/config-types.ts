@@ -54,6 +54,8 @@ export interface PodwardenConfig {
     pollIntervalMs: number;
     maxRetryAfterSeconds: number;
     requestWaitSeconds: number;
+    /** BullMQ job lock and the wake gate's lease: how soon a crashed waker's wake is re-delivered. */
+    jobLockMs: number;
   };
   podNamePrefix: string;
   orphanGraceMinutes: number;

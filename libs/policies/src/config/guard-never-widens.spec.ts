@@ -71,6 +71,7 @@ describe('a bad guard value never yields a looser guard than its default', () =>
     ['WAKE_POLL_INTERVAL_MS', (c) => c.wake.pollIntervalMs, 10000],
     ['WAKE_MAX_RETRY_AFTER_SECONDS', (c) => c.wake.maxRetryAfterSeconds, 30],
     ['WAKE_REQUEST_WAIT_SECONDS', (c) => c.wake.requestWaitSeconds, 25],
+    ['WAKE_JOB_LOCK_MS', (c) => c.wake.jobLockMs, 30000],
     ['ORPHAN_GRACE_MINUTES', (c) => c.orphanGraceMinutes, 10],
     ['DAILY_BUDGET_USD', (c) => c.dailyBudgetUsd, null],
     ['PORT', (c) => c.http.port, 8080],

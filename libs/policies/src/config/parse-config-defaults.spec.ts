@@ -41,6 +41,7 @@ describe('parseConfig defaults', () => {
     ['WAKE_POLL_INTERVAL_MS', (c) => c.wake.pollIntervalMs, 10000],
     ['WAKE_MAX_RETRY_AFTER_SECONDS', (c) => c.wake.maxRetryAfterSeconds, 30],
     ['WAKE_REQUEST_WAIT_SECONDS', (c) => c.wake.requestWaitSeconds, 25],
+    ['WAKE_JOB_LOCK_MS', (c) => c.wake.jobLockMs, 30000],
     ['PODS_CONFIG unset ⇒ the single environment pod', (c) => c.pods.length, 1],
     ['POD_NAME_PREFIX', (c) => c.podNamePrefix, 'podwarden-'],
     ['ORPHAN_GRACE_MINUTES', (c) => c.orphanGraceMinutes, 10],

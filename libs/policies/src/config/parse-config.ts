@@ -120,6 +120,13 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
         DEFAULTS.WAKE_REQUEST_WAIT_SECONDS,
         warnings,
       ),
+      jobLockMs: readGuard(
+        env,
+        'WAKE_JOB_LOCK_MS',
+        GUARD_RULES.timerMilliseconds,
+        DEFAULTS.WAKE_JOB_LOCK_MS,
+        warnings,
+      ),
     },
     podNamePrefix: readString(env, 'POD_NAME_PREFIX', DEFAULTS.POD_NAME_PREFIX),
     orphanGraceMinutes: readGuard(

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import {
+  advanceIdle,
+  afterStop,
+  aggregateSignals,
+  idleSettings,
+  isPodConfigured,
+  nextBaselines,
+  readyAfterMs,
+  stopTargets,
+  type PodConfig,
+  type PodwardenConfig,
+  type StopReason,
+} from '@podwarden/policies';
+import { lookupVolume, type PodList } from '@podwarden/runpod-client';
+import {
+  mapBounded,
+  type AppLogger,
+  type IdleRecord,
+  type IdleStateStore,
+  type StopService,
+} from '@podwarden/platform';
+import { observeVolume, type IdleControlPlane } from './volume-observation';
+
+export interface IdleTickDependencies {
+  readonly config: PodwardenConfig;
+  readonly client: IdleControlPlane;
+  readonly store: IdleStateStore;
+  readonly stops: Pick<StopService, 'stopPods'>;
+  readonly logger: AppLogger;
+  readonly now: () => number;
+  /** Pods evaluated at once, and pods of one volume scraped at once. */
+  readonly concurrency: number;
+}
+
+export type PodTickOutcome =
+  | { kind: 'skipped'; why: 'unconfigured' | 'busy' | 'already-ticked' }
+  | { kind: 'advanced'; record: IdleRecord; stop: StopReason | null; stopAccepted: boolean | null };
+
+/**
+ * One idle tick: a single control-plane list serves every configured pod;
+ * each pod is then evaluated under its own lock, so ticks of one pod never
+ * overlap, whichever replica holds them, and a re-run of the same tick after
+ * a stall does not count twice.
+ */
+export class IdleTick {
+  constructor(private readonly deps: IdleTickDependencies) {}
+
+  async run(tickId: string): Promise<Map<string, PodTickOutcome>> {
+    const { config, client } = this.deps;
+    const pods = config.pods.filter((pod) => isPodConfigured(config, pod));
+    const outcomes = new Map<string, PodTickOutcome>();
+    for (const pod of config.pods)
+      if (!pods.includes(pod)) outcomes.set(pod.name, { kind: 'skipped', why: 'unconfigured' });
+    if (pods.length === 0) return outcomes;
+    const list = await client.listPods();
+    const results = await mapBounded(pods, this.deps.concurrency, (pod) => this.tickPod(pod, list, tickId));
+    pods.forEach((pod, i) => outcomes.set(pod.name, results[i]));
+    return outcomes;
+  }
+
+  private async tickPod(pod: PodConfig, list: PodList, tickId: string): Promise<PodTickOutcome> {
+    const leaseMs = 5_000;
+    const locked = await this.deps.store.withLock(pod.name, randomUUID(), leaseMs, 0, () =>
+      this.evaluate(pod, list, tickId),
+    );
+    if (!locked.ran) {
+      this.deps.logger.info({ pod: pod.name, tickId }, 'previous tick for this pod still running; skipping');
+      return { kind: 'skipped', why: 'busy' };
+    }
+    return locked.value;
+  }
+
+  private async evaluate(pod: PodConfig, list: PodList, tickId: string): Promise<PodTickOutcome> {
+    const { store, logger, config } = this.deps;
+    const record = await store.load(pod.name);
+    if (record.lastTickId === tickId) return { kind: 'skipped', why: 'already-ticked' };
+
+    const settings = idleSettings({
+      idleMinutes: pod.idleMinutes,
+      checkSeconds: config.checkSeconds,
+      bootGraceMinutes: pod.bootGraceMinutes,
+      maxRuntimeMinutes: pod.maxRuntimeMinutes,
+    });
+    const lookup = lookupVolume(list, pod.volumeId);
+    const seen = await observeVolume(this.deps.client, pod, lookup, record.baselines, this.deps.concurrency);
+    if (seen.readings.length > 1) {
+      logger.warn(
+        {
+          pod: pod.name,
+          podIds: seen.readings.map((r) => r.podId),
+          signals: seen.readings.map((r) => r.signal),
+        },
+        `${seen.readings.length} pods on volume ${pod.volumeId}; a stale pod and its replacement may both be billing`,
+      );
+    }
+    const podsOnVolume = lookup.kind === 'found' ? lookup.podIds : [];
+    let baselines =
+      lookup.kind === 'unreadable'
+        ? record.baselines
+        : nextBaselines(record.baselines, podsOnVolume, seen.baselineUpdates);
+    const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));
+    const aggregate = aggregateSignals(lookup, perPod);
+    const now = this.deps.now();
+    const advance = advanceIdle(record.state, aggregate.signal, now, settings);
+    let state = advance.state;
+
+    if (advance.becameReady) {
+      const elapsed = readyAfterMs(state);
+      logger.info(
+        {
+          pod: pod.name,
+          podId: aggregate.podId,
+          readyAfterMs: elapsed,
+          bootGraceMinutes: pod.bootGraceMinutes,
+        },
+        `[idle-monitor] pod ${aggregate.podId} ready after ${formatDuration(elapsed)} (boot grace ${formatDuration(pod.bootGraceMinutes * 60_000)})`,
+      );
+    }
+    if (advance.startupAfterReady) {
+      logger.info(
+        { pod: pod.name, podId: aggregate.podId },
+        `pod ${aggregate.podId} is starting again; readiness cleared`,
+      );
+    }
+
+    let stopAccepted: boolean | null = null;
+    if (advance.stop) {
+      const targets = stopTargets(perPod);
+      const reason = advance.stop;
+      if (config.idleDryRun) {
+        for (const target of targets)
+          logger.warn(
+            { pod: pod.name, podId: target, reason, dryRun: true },
+            `would stop ${target} (${reason})`,
+          );
+        state = afterStop(state, reason, false, now);
+      } else {
+        logger.info(
+          { pod: pod.name, targets, reason, signal: aggregate.signal },
+          `stopping ${targets.join(', ')} (${reason})`,
+        );
+        const listed = list.kind === 'listed' ? list.pods : [];
+        const outcomes = await this.deps.stops.stopPods(pod, targets, reason, listed);
+        stopAccepted = outcomes.length > 0 && outcomes.every((o) => o.ok);
+        state = afterStop(state, reason, stopAccepted, now);
+        // An accepted stop ends the process behind each id: its counters restart at zero.
+        baselines = nextBaselines(
+          baselines,
+          podsOnVolume,
+          outcomes.filter((o) => o.ok).map((o) => ({ podId: o.podId, event: { kind: 'ended' as const } })),
+        );
+      }
+    }
+
+    const next: IdleRecord = { state, baselines, updatedAt: now, lastTickId: tickId };
+    await store.save(pod.name, next);
+    logger.debug(
+      {
+        pod: pod.name,
+        tickId,
+        signal: aggregate.signal,
+        phase: state.phase,
+        idleStreak: state.idleStreak,
+        bootingTicks: state.bootingTicks,
+      },
+      'idle tick',
+    );
+    return { kind: 'advanced', record: next, stop: advance.stop, stopAccepted };
+  }
+}
+
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return 'unknown';
+  const totalSeconds = Math.round(ms / 1000);
+  const minutes = Math.floor(totalSeconds / 60);
+  const seconds = totalSeconds % 60;
+  return minutes > 0 ? `${minutes}m${String(seconds).padStart(2, '0')}s` : `${seconds}s`;
+}

@@ -1,0 +1,6 @@
+/** Nest injection tokens shared by every app. */
+export const CONFIG = Symbol('PodwardenConfig');
+export const LOGGER = Symbol('AppLogger');
+export const REDIS = Symbol('Redis');
+export const RUNPOD_CLIENT = Symbol('RunPodClient');
+export const REDIS_KEYS = Symbol('RedisKeys');

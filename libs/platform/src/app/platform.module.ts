@@ -1,0 +1,114 @@
+import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import type Redis from 'ioredis';
+import type { PodwardenConfig } from '@podwarden/policies';
+import type { RunPodClient } from '@podwarden/runpod-client';
+import type { AppLogger } from '../logging/logger';
+import { createRedis } from '../redis/redis-connection';
+import { RedisKeys } from '../redis/redis-keys';
+import { createRunPodClient } from '../runpod/create-runpod-client';
+import { ActionLog } from '../records/action-log';
+import { WakeHistory } from '../records/wake-history';
+import { WakeProgressStore } from '../wake/wake-progress';
+import { WakeGate } from '../wake/wake-gate';
+import { IdleStateStore } from '../idle/idle-state-store';
+import { StopService } from '../stop/stop-service';
+import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
+import type { AppStart } from './start-app';
+
+class PlatformLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(RUNPOD_CLIENT) private readonly client: RunPodClient,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/**
+ * What every app shares: config, logger, one Redis connection for request
+ * paths, the RunPod client, the durable records, the wake gate and the one
+ * stop service. Global, so app modules only add their own pieces.
+ */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(start: AppStart): DynamicModule {
+    const providers = [
+      { provide: CONFIG, useValue: start.config },
+      { provide: LOGGER, useValue: start.logger },
+      {
+        provide: REDIS,
+        useFactory: (config: PodwardenConfig) => createRedis(config.redis.url, 'request'),
+        inject: [CONFIG],
+      },
+      {
+        provide: REDIS_KEYS,
+        useFactory: (config: PodwardenConfig) => new RedisKeys(config.redis.prefix),
+        inject: [CONFIG],
+      },
+      {
+        provide: RUNPOD_CLIENT,
+        useFactory: (config: PodwardenConfig, logger: AppLogger) => createRunPodClient(config, logger),
+        inject: [CONFIG, LOGGER],
+      },
+      {
+        provide: ActionLog,
+        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger) => new ActionLog(redis, keys, logger),
+        inject: [REDIS, REDIS_KEYS, LOGGER],
+      },
+      {
+        provide: WakeHistory,
+        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger) =>
+          new WakeHistory(redis, keys, logger),
+        inject: [REDIS, REDIS_KEYS, LOGGER],
+      },
+      {
+        provide: WakeProgressStore,
+        useFactory: (redis: Redis, keys: RedisKeys) => new WakeProgressStore(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
+        provide: WakeGate,
+        useFactory: (redis: Redis, keys: RedisKeys) => new WakeGate(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
+        provide: IdleStateStore,
+        useFactory: (redis: Redis, keys: RedisKeys) => new IdleStateStore(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
+        provide: StopService,
+        useFactory: (
+          config: PodwardenConfig,
+          client: RunPodClient,
+          actions: ActionLog,
+          idle: IdleStateStore,
+          logger: AppLogger,
+        ) => new StopService(config, client, actions, idle, logger),
+        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER],
+      },
+      PlatformLifecycle,
+    ];
+    return {
+      module: PlatformModule,
+      providers,
+      exports: [
+        CONFIG,
+        LOGGER,
+        REDIS,
+        REDIS_KEYS,
+        RUNPOD_CLIENT,
+        ActionLog,
+        WakeHistory,
+        WakeProgressStore,
+        WakeGate,
+        IdleStateStore,
+        StopService,
+      ],
+    };
+  }
+}

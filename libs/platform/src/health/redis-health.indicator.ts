@@ -1,0 +1,26 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
+import type Redis from 'ioredis';
+import { REDIS } from '../app/app-tokens';
+
+/** Ready means Redis answers PING within a second: every app is useless without it. */
+@Injectable()
+export class RedisHealthIndicator {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly health: HealthIndicatorService,
+  ) {}
+
+  async check(key = 'redis'): Promise<HealthIndicatorResult> {
+    const indicator = this.health.check(key);
+    try {
+      const pong = await Promise.race([
+        this.redis.ping(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('PING timed out')), 1000)),
+      ]);
+      return pong === 'PONG' ? indicator.up() : indicator.down({ message: `unexpected reply ${pong}` });
+    } catch (error) {
+      return indicator.down({ message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}

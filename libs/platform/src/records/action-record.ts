@@ -1,0 +1,16 @@
+/** One billable write issued to RunPod, accepted or refused ("what did we ask RunPod to bill us for?"). */
+export type BillableAction = 'Start' | 'Create' | 'Terminate' | 'Stop';
+export type ActionTrigger = 'wake' | 'idle' | 'boot-grace' | 'runtime-cap' | 'manual' | 'orphan';
+
+export interface ActionRecord {
+  readonly at: string;
+  readonly podName: string;
+  readonly action: BillableAction;
+  readonly podId: string | null;
+  readonly gpuId: string | null;
+  readonly pricePerHour: number | null;
+  readonly httpStatus: number;
+  readonly ok: boolean;
+  readonly trigger: ActionTrigger;
+  readonly detail: string | null;
+}

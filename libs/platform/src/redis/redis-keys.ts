@@ -1,0 +1,35 @@
+/**
+ * Every Redis key the apps write outside BullMQ's own, under one prefix
+ * (QUEUE_PREFIX), so test runs and a developer's stack never collide. Pod
+ * names are lower-cased: routes match them case-insensitively.
+ */
+export class RedisKeys {
+  constructor(readonly prefix: string) {}
+
+  private pod(kind: string, podName: string): string {
+    return `${this.prefix}:${kind}:${podName.toLowerCase()}`;
+  }
+
+  actionLog(podName: string): string {
+    return this.pod('actions', podName);
+  }
+  wakeHistory(podName: string): string {
+    return this.pod('wakes', podName);
+  }
+  wakeProgress(podName: string): string {
+    return this.pod('wake-progress', podName);
+  }
+  /** Keyed by volume: the singleton gate is "one wake per volume". */
+  wakeLock(volumeId: string): string {
+    return `${this.prefix}:wake-lock:${volumeId}`;
+  }
+  wakeResult(attemptId: string): string {
+    return `${this.prefix}:wake-result:${attemptId}`;
+  }
+  idleState(podName: string): string {
+    return this.pod('idle-state', podName);
+  }
+  idleLock(podName: string): string {
+    return this.pod('idle-lock', podName);
+  }
+}

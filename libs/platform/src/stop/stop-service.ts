@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { ListedPod, PodConfig } from '@podwarden/policies';
+import { INITIAL_IDLE_STATE, isPodConfigured } from '@podwarden/policies';
+import { lookupVolume } from '@podwarden/runpod-client';
+import type { RunPodClient } from '@podwarden/runpod-client';
+import type { AppLogger } from '../logging/logger';
+import type { ActionLog } from '../records/action-log';
+import type { ActionTrigger } from '../records/action-record';
+import type { IdleStateStore } from '../idle/idle-state-store';
+import type { PodwardenConfig } from '@podwarden/policies';
+
+export interface PodStopOutcome {
+  readonly podId: string;
+  readonly ok: boolean;
+  /** 0 when no call was needed (already EXITED/TERMINATED) or the transport failed. */
+  readonly httpStatus: number;
+  readonly called: boolean;
+}
+
+export type VolumeStopResult =
+  | { kind: 'unconfigured' }
+  | { kind: 'unreadable'; reason: string }
+  | { kind: 'no-pod' }
+  | { kind: 'stopped'; ok: boolean; pods: PodStopOutcome[] };
+
+// Statuses in which a pod no longer bills compute: reported ok without a call.
+const ALREADY_DOWN = new Set(['EXITED', 'TERMINATED']);
+
+/**
+ * The one stop path: manual stops (gateway) and idle/boot-grace/runtime-cap
+ * stops (idle monitor) both go through here, so every stop is recorded the
+ * same way and an accepted stop is always the Down edge for readiness.
+ */
+export class StopService {
+  constructor(
+    private readonly config: PodwardenConfig,
+    private readonly client: RunPodClient,
+    private readonly actions: ActionLog,
+    private readonly idleStates: IdleStateStore,
+    private readonly logger: AppLogger,
+  ) {}
+
+  /** Stop every pod on the volume (a stale pod and its replacement may both be billing). */
+  async stopVolume(pod: PodConfig, trigger: ActionTrigger): Promise<VolumeStopResult> {
+    if (!isPodConfigured(this.config, pod)) return { kind: 'unconfigured' };
+    const list = await this.client.listPods();
+    const lookup = lookupVolume(list, pod.volumeId);
+    if (lookup.kind === 'unreadable') return { kind: 'unreadable', reason: lookup.reason };
+    if (lookup.kind === 'not-found') return { kind: 'no-pod' };
+    const listed = list.kind === 'listed' ? list.pods : [];
+    const outcomes: PodStopOutcome[] = [];
+    for (const podId of lookup.podIds) {
+      const entry = listed.find((p) => p.id === podId) ?? null;
+      if (entry?.status && ALREADY_DOWN.has(entry.status.toUpperCase())) {
+        outcomes.push({ podId, ok: true, httpStatus: 0, called: false });
+        continue;
+      }
+      outcomes.push(await this.stopOne(pod, podId, entry, trigger));
+    }
+    const ok = outcomes.every((o) => o.ok);
+    if (ok) await this.markDown(pod);
+    return { kind: 'stopped', ok, pods: outcomes };
+  }
+
+  /** Stop exactly these pods (the idle monitor's targets: every pod it observed up). */
+  async stopPods(
+    pod: PodConfig,
+    podIds: readonly string[],
+    trigger: ActionTrigger,
+    listed: readonly ListedPod[] = [],
+  ): Promise<PodStopOutcome[]> {
+    const outcomes: PodStopOutcome[] = [];
+    for (const podId of podIds) {
+      outcomes.push(await this.stopOne(pod, podId, listed.find((p) => p.id === podId) ?? null, trigger));
+    }
+    return outcomes;
+  }
+
+  private async stopOne(
+    pod: PodConfig,
+    podId: string,
+    entry: ListedPod | null,
+    trigger: ActionTrigger,
+  ): Promise<PodStopOutcome> {
+    const result = await this.client.stopPod(podId);
+    const price = entry?.costPerHr ?? null;
+    const gpuId = entry?.gpuId ?? null;
+    this.logger[result.ok ? 'info' : 'warn'](
+      {
+        pod: pod.name,
+        podId,
+        gpuId,
+        pricePerHour: price,
+        httpStatus: result.httpStatus,
+        trigger,
+        billable: 'Stop',
+      },
+      result.ok
+        ? `stopped pod ${podId} (${trigger})`
+        : `stop of pod ${podId} refused (${trigger}, HTTP ${result.httpStatus})`,
+    );
+    await this.actions.record({
+      at: new Date().toISOString(),
+      podName: pod.name,
+      action: 'Stop',
+      podId,
+      gpuId,
+      pricePerHour: price,
+      httpStatus: result.httpStatus,
+      ok: result.ok,
+      trigger,
+      detail: result.detail,
+    });
+    return { podId, ok: result.ok, httpStatus: result.httpStatus, called: true };
+  }
+
+  /**
+   * A manual stop RunPod accepted is the Down edge: readiness cleared and the
+   * counters' baselines dropped (RunPod reuses the id on the next start, with
+   * a new process whose counters begin at zero).
+   */
+  async markDown(pod: PodConfig): Promise<void> {
+    const outcome = await this.idleStates.withLock(pod.name, randomUUID(), 10_000, 15_000, async () => {
+      const current = await this.idleStates.load(pod.name);
+      await this.idleStates.save(pod.name, {
+        ...current,
+        state: INITIAL_IDLE_STATE,
+        baselines: {},
+        updatedAt: Date.now(),
+      });
+    });
+    if (!outcome.ran) {
+      this.logger.warn(
+        { pod: pod.name },
+        'idle state busy; the Down edge will be seen by the next tick instead',
+      );
+    }
+  }
+}
