@@ -33,8 +33,16 @@ export interface RunPodClientOptions {
   readonly now?: () => number;
 }
 
-export const DEFAULT_CONTROL_PLANE_TIMEOUTS: ExchangeTimeouts = { connectMs: 5_000, headersMs: 10_000, bodyMs: 10_000 };
-export const DEFAULT_METRICS_TIMEOUTS: ExchangeTimeouts = { connectMs: 3_000, headersMs: 5_000, bodyMs: 5_000 };
+export const DEFAULT_CONTROL_PLANE_TIMEOUTS: ExchangeTimeouts = {
+  connectMs: 5_000,
+  headersMs: 10_000,
+  bodyMs: 10_000,
+};
+export const DEFAULT_METRICS_TIMEOUTS: ExchangeTimeouts = {
+  connectMs: 3_000,
+  headersMs: 5_000,
+  bodyMs: 5_000,
+};
 export const DEFAULT_MAX_METRICS_BYTES = 1024 * 1024;
 /** A pod list is small; the cap only stops a misrouted base URL from streaming something huge into memory. */
 export const CONTROL_PLANE_MAX_BODY_BYTES = 8 * 1024 * 1024;

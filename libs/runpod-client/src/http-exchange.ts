@@ -17,11 +17,20 @@ export type ResponseHeaders = Readonly<Record<string, string | string[] | undefi
 
 /** One HTTP exchange as the shaping code sees it: a whole response, or why there is none. */
 export type ExchangeOutcome =
-  | { readonly kind: 'response'; readonly status: number; readonly headers: ResponseHeaders; readonly body: string }
+  | {
+      readonly kind: 'response';
+      readonly status: number;
+      readonly headers: ResponseHeaders;
+      readonly body: string;
+    }
   | { readonly kind: 'failed'; readonly reason: string };
 
 const MAX_REASON_LENGTH = 120;
-const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const UNDICI_TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
 
 /**
  * Performs one request and reads the whole body under a byte cap. Nothing
@@ -29,7 +38,10 @@ const UNDICI_TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADER
  * and oversized bodies come back as `failed`. Our own deadline timer backs the
  * dispatcher's timeouts so the budget holds whatever dispatcher is injected.
  */
-export async function performExchange(dispatcher: Dispatcher, req: ExchangeRequest): Promise<ExchangeOutcome> {
+export async function performExchange(
+  dispatcher: Dispatcher,
+  req: ExchangeRequest,
+): Promise<ExchangeOutcome> {
   const callerSignal = req.signal;
   if (callerSignal?.aborted) {
     throw callerCancellation(callerSignal);

@@ -22,7 +22,9 @@ describe('parsePrometheusText', () => {
 
   it('keeps commas, braces and spaces inside quoted label values', () => {
     const text = 'm{model_name="a, b} c",x="{y=1}"} 3';
-    expect(parsePrometheusText(text)).toEqual([{ name: 'm', labels: { model_name: 'a, b} c', x: '{y=1}' }, value: 3 }]);
+    expect(parsePrometheusText(text)).toEqual([
+      { name: 'm', labels: { model_name: 'a, b} c', x: '{y=1}' }, value: 3 },
+    ]);
   });
 
   it('accepts a trailing comma, spaces around labels and an empty label set', () => {
@@ -34,7 +36,9 @@ describe('parsePrometheusText', () => {
 
   it('ignores an optional timestamp (integer or float) and an OpenMetrics exemplar', () => {
     expect(
-      parsePrometheusText('a 1 1700000000000\nb{x="y"} 2 -5\nc 3 1700000000.123\nd_total 4 # {trace_id="abc"} 1.0'),
+      parsePrometheusText(
+        'a 1 1700000000000\nb{x="y"} 2 -5\nc 3 1700000000.123\nd_total 4 # {trace_id="abc"} 1.0',
+      ),
     ).toEqual([
       { name: 'a', labels: {}, value: 1 },
       { name: 'b', labels: { x: 'y' }, value: 2 },
@@ -44,7 +48,9 @@ describe('parsePrometheusText', () => {
   });
 
   it('handles CRLF and lone CR line endings', () => {
-    expect(parsePrometheusText('# TYPE a gauge\r\na 1\r\nb 2\rc 3\r\n').map((s) => s.value)).toEqual([1, 2, 3]);
+    expect(parsePrometheusText('# TYPE a gauge\r\na 1\r\nb 2\rc 3\r\n').map((s) => s.value)).toEqual([
+      1, 2, 3,
+    ]);
   });
 
   it('reads +Inf, -Inf, NaN and exponents', () => {
@@ -96,7 +102,9 @@ describe('parsePrometheusText', () => {
   });
 
   it('never throws, whatever the input', () => {
-    const junk = ['', '{', '}', '"', '\\', 'a{', 'a{b', 'a{b=', 'a{b="', '\u0000\u0001', '#', '# TYPE'].join('\n');
+    const junk = ['', '{', '}', '"', '\\', 'a{', 'a{b', 'a{b=', 'a{b="', '\u0000\u0001', '#', '# TYPE'].join(
+      '\n',
+    );
     expect(() => parsePrometheusText(junk)).not.toThrow();
     expect(parsePrometheusText(junk)).toEqual([]);
   });

@@ -130,7 +130,10 @@ export class RunPodClient {
   }
 
   /** One list call filtered client-side; the list comes back too so one call can serve several volumes. */
-  async lookupByVolume(volumeId: string, signal?: AbortSignal): Promise<{ lookup: VolumeLookup; list: PodList }> {
+  async lookupByVolume(
+    volumeId: string,
+    signal?: AbortSignal,
+  ): Promise<{ lookup: VolumeLookup; list: PodList }> {
     const list = await this.listPods(signal);
     const lookup = lookupVolume(list, volumeId);
     if (lookup.kind === 'found' && lookup.podIds.length > 1) {
@@ -150,12 +153,24 @@ export class RunPodClient {
 
   /** POST /pods/{id}/action {"action":"start"}. */
   startPod(podId: string, signal?: AbortSignal): Promise<PodActionResult> {
-    return this.podAction('start', 'POST', `${podPath(podId)}/action`, JSON.stringify({ action: 'start' }), signal);
+    return this.podAction(
+      'start',
+      'POST',
+      `${podPath(podId)}/action`,
+      JSON.stringify({ action: 'start' }),
+      signal,
+    );
   }
 
   /** POST /pods/{id}/action {"action":"stop"}. */
   stopPod(podId: string, signal?: AbortSignal): Promise<PodActionResult> {
-    return this.podAction('stop', 'POST', `${podPath(podId)}/action`, JSON.stringify({ action: 'stop' }), signal);
+    return this.podAction(
+      'stop',
+      'POST',
+      `${podPath(podId)}/action`,
+      JSON.stringify({ action: 'stop' }),
+      signal,
+    );
   }
 
   /** DELETE /pods/{id}. */
@@ -192,7 +207,10 @@ export class RunPodClient {
       return null;
     }
     if (outcome.status < 200 || outcome.status >= 300) {
-      this.logger.debug({ op: 'metrics', podId, port, httpStatus: outcome.status }, 'pod metrics unreachable');
+      this.logger.debug(
+        { op: 'metrics', podId, port, httpStatus: outcome.status },
+        'pod metrics unreachable',
+      );
       return null;
     }
     const activity = activityFromSamples(parsePrometheusText(outcome.body));
@@ -227,7 +245,10 @@ export class RunPodClient {
     body: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<ExchangeOutcome> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey ?? ''}`, accept: 'application/json' };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.apiKey ?? ''}`,
+      accept: 'application/json',
+    };
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
     }
@@ -253,7 +274,12 @@ export class RunPodClient {
       : { ...outcome, body: redactSecret(outcome.body, this.apiKey) };
   }
 
-  private logControlPlaneOutcome(op: string, method: HttpMethod, path: string, outcome: ExchangeOutcome): void {
+  private logControlPlaneOutcome(
+    op: string,
+    method: HttpMethod,
+    path: string,
+    outcome: ExchangeOutcome,
+  ): void {
     if (outcome.kind === 'failed') {
       this.logger.warn({ op, method, path, reason: outcome.reason }, 'runpod call failed');
       return;

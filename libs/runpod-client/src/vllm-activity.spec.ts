@@ -45,7 +45,10 @@ describe('activityFromSamples', () => {
   });
 
   it('keeps a counter that is genuinely 0 as 0', () => {
-    expect(activityOf('vllm:num_requests_running 0\nvllm:prompt_tokens_total 0')).toEqual({ active: 0, completed: 0 });
+    expect(activityOf('vllm:num_requests_running 0\nvllm:prompt_tokens_total 0')).toEqual({
+      active: 0,
+      completed: 0,
+    });
   });
 
   it('reads counters without gauges as zero requests in flight', () => {

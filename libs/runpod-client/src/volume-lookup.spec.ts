@@ -50,6 +50,9 @@ describe('lookupVolume', () => {
   });
 
   it('refuses to call a blank volume id absent', () => {
-    expect(lookupVolume(listed(pod('a', ['vol-1'])), '  ')).toEqual({ kind: 'unreadable', reason: 'blank volume id' });
+    expect(lookupVolume(listed(pod('a', ['vol-1'])), '  ')).toEqual({
+      kind: 'unreadable',
+      reason: 'blank volume id',
+    });
   });
 });

@@ -1,0 +1,95 @@
+import { RunPodClient } from './runpod-client';
+import {
+  API_ORIGIN,
+  BASE_URL,
+  FAKE_KEY,
+  PROXY_TEMPLATE,
+  mockRunPod,
+  onlyCall,
+} from './mock-runpod-harness.test';
+
+const REQUEST = { name: 'n', templateId: 't', dataCenterId: 'EU-RO-1', gpuId: 'g', volumeId: 'v' };
+
+describe('RunPodClient without an API key', () => {
+  it.each([
+    ['null', null],
+    ['empty', ''],
+    ['blank', '  \n'],
+  ])('is unconfigured with a %s key and makes no request at all', async (_case, apiKey) => {
+    // No interceptors and net connect disabled: any request would be recorded and fail.
+    const mock = mockRunPod({ apiKey });
+    const { client } = mock;
+    expect(client.isConfigured).toBe(false);
+
+    expect(await client.getCatalog()).toEqual([]);
+    expect(await client.observePod('abc123')).toEqual({
+      kind: 'unreadable',
+      podId: 'abc123',
+      reason: 'unconfigured',
+    });
+    expect(await client.listPods()).toEqual({ kind: 'unreadable', reason: 'unconfigured' });
+    expect(await client.lookupByVolume('v')).toEqual({
+      lookup: { kind: 'unreadable', reason: 'unconfigured' },
+      list: { kind: 'unreadable', reason: 'unconfigured' },
+    });
+    expect(await client.createPod(REQUEST)).toEqual({
+      httpStatus: 0,
+      podId: null,
+      retryAfterSeconds: null,
+      detail: 'unconfigured',
+    });
+    for (const action of [
+      client.startPod('abc123'),
+      client.stopPod('abc123'),
+      client.terminatePod('abc123'),
+    ]) {
+      expect(await action).toEqual({ ok: false, httpStatus: 0, detail: 'unconfigured' });
+    }
+    expect(await client.getActivity('abc123', 8000)).toBeNull();
+
+    expect(mock.calls()).toHaveLength(0);
+    await mock.finish();
+  });
+
+  it('still builds proxy URLs, which need no key', async () => {
+    const mock = mockRunPod({ apiKey: null });
+    expect(mock.client.proxyUrl('abc123', 8000)).toBe('http://proxy.test/proxy/abc123-8000');
+    await mock.finish();
+  });
+});
+
+describe('RunPodClient configuration', () => {
+  it('trims the key (a mounted secret file often ends in a newline) before sending it', async () => {
+    const mock = mockRunPod({ apiKey: `  ${FAKE_KEY}\n` });
+    mock.api.intercept({ method: 'GET', path: '/v2/pods' }).reply(200, []);
+    expect(mock.client.isConfigured).toBe(true);
+    await mock.client.listPods();
+    expect(onlyCall(mock).headers).toMatchObject({ authorization: `Bearer ${FAKE_KEY}` });
+    await mock.finish();
+  });
+
+  it('tolerates a trailing slash on the base URL', async () => {
+    const mock = mockRunPod({ baseUrl: `${BASE_URL}/` });
+    mock.api.intercept({ method: 'GET', path: '/v2/pods' }).reply(200, []);
+    await mock.client.listPods();
+    expect(onlyCall(mock).url).toBe(`${API_ORIGIN}/v2/pods`);
+    await mock.finish();
+  });
+
+  it('closes the connection pool it created', async () => {
+    const client = new RunPodClient({
+      apiKey: FAKE_KEY,
+      baseUrl: BASE_URL,
+      proxyUrlTemplate: PROXY_TEMPLATE,
+    });
+    await expect(client.close()).resolves.toBeUndefined();
+  });
+
+  it('leaves an injected dispatcher open for its owner', async () => {
+    const mock = mockRunPod();
+    await mock.client.close();
+    mock.api.intercept({ method: 'GET', path: '/v2/pods' }).reply(200, []);
+    expect(await mock.client.listPods()).toEqual({ kind: 'listed', pods: [] });
+    await mock.finish();
+  });
+});
