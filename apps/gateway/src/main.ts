@@ -1,7 +1,24 @@
-import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestPinoLogger, describeRedisUrl, startApp } from '@podwarden/platform';
+import { configureGateway } from './configure-gateway';
+import { GatewayModule } from './gateway.module';
 
 async function bootstrap(): Promise<void> {
-  new Logger('gateway').log('not wired yet');
+  const start = startApp('gateway');
+  const { config, logger } = start;
+  const app = await NestFactory.create(GatewayModule.forRoot(start), { logger: new NestPinoLogger(logger) });
+  app.enableShutdownHooks();
+  configureGateway(app, config, logger);
+  await app.listen(config.http.port, config.http.host);
+  logger.info(
+    { url: await app.getUrl(), redis: describeRedisUrl(config.redis.url), prefix: config.redis.prefix },
+    `gateway listening on http://${config.http.host}:${config.http.port}`,
+  );
 }
 
-void bootstrap();
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(
+    `[gateway] failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { PROBLEM_CONTENT_TYPE, type ProblemBody } from '../http/problem';
+import { judgeOperatorToken, type GateSettings } from '../auth/operator-gate';
+import { OPERATOR_TOKEN_HEADER } from '../auth/operator-token.guard';
+import { presentedToken } from './presented-token';
+
+const REALM = 'Basic realm="podwarden"';
+
+function send(response: Response, body: ProblemBody): void {
+  response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+}
+
+/**
+ * Bull Board is plain express middleware, outside Nest's guards, and it can
+ * retry, promote and delete wake jobs: it sits behind the same operator token.
+ */
+export function bullBoardAuth(settings: GateSettings): RequestHandler {
+  return (request: Request, response: Response, next: NextFunction): void => {
+    const token = presentedToken(request.header(OPERATOR_TOKEN_HEADER), request.header('authorization'));
+    const verdict = judgeOperatorToken(settings, token, 'operator');
+    switch (verdict.kind) {
+      case 'open':
+      case 'allowed':
+        next();
+        return;
+      case 'no-operator-token':
+        send(response, {
+          type: 'urn:podwarden:problem:operator-gate-unconfigured',
+          title: 'Operator gate has no token',
+          status: 503,
+          detail: 'OPERATOR_GATE is on but RIG_OPERATOR_TOKEN is not set, so the queue board is closed',
+        });
+        return;
+      case 'rejected':
+        response.setHeader('WWW-Authenticate', REALM);
+        send(response, {
+          type: 'urn:podwarden:problem:unauthorized',
+          title: 'Unauthorized',
+          status: 401,
+          detail:
+            'the queue board needs the operator token (X-Rig-Operator-Token, or basic auth with it as password)',
+        });
+        return;
+    }
+  };
+}

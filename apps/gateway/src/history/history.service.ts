@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { PodConfig } from '@podwarden/policies';
+import { ActionLog, LOGGER, WakeHistory, type AppLogger } from '@podwarden/platform';
+import { problem } from '../http/problem';
+import { withinTimeout } from '../http/within-timeout';
+import { actionView, type HistoryBody } from './history-view';
+
+const REDIS_READ_TIMEOUT_MS = 3_000;
+
+/** GET …/history: the two durable records side by side, newest first. */
+@Injectable()
+export class HistoryService {
+  constructor(
+    @Inject(LOGGER) private readonly logger: AppLogger,
+    private readonly actions: ActionLog,
+    private readonly wakes: WakeHistory,
+  ) {}
+
+  async read(pod: PodConfig, limit: number): Promise<HistoryBody> {
+    try {
+      const [actions, wakes] = await withinTimeout(
+        Promise.all([this.actions.recent(pod.name, limit), this.wakes.recent(pod.name, limit)]),
+        REDIS_READ_TIMEOUT_MS,
+        'history read',
+      );
+      return { name: pod.name, actions: actions.map(actionView), wakes };
+    } catch (error) {
+      this.logger.warn(
+        { pod: pod.name, err: error instanceof Error ? error.message : String(error) },
+        'history unreadable',
+      );
+      throw problem(
+        503,
+        'history-unreadable',
+        'History unreadable',
+        'the history store (Redis) could not be read',
+        {
+          name: pod.name,
+        },
+      );
+    }
+  }
+}

@@ -1,0 +1,74 @@
+import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Response } from 'express';
+import type { AppLogger } from '@podwarden/platform';
+import { PROBLEM_CONTENT_TYPE, ProblemException, type ProblemBody } from './problem';
+
+/**
+ * Every error leaves as application/problem+json. Deliberate problems keep
+ * their body; Nest's own HttpExceptions (unknown route, body parse error) are
+ * reshaped; anything unexpected is a bare 500 whose details stay in the log.
+ */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  constructor(private readonly logger: AppLogger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    const body = this.toProblem(exception);
+    if (response.headersSent) return;
+    response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
+  }
+
+  private toProblem(exception: unknown): ProblemBody {
+    if (exception instanceof ProblemException) return exception.problem;
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      return { type: 'about:blank', title: titleOf(status), status, detail: detailOf(exception) };
+    }
+    const status = clientErrorStatus(exception);
+    if (status !== null) {
+      // body-parser and friends throw plain errors carrying a 4xx status.
+      return { type: 'about:blank', title: titleOf(status), status, detail: titleOf(status) };
+    }
+    this.logger.error(
+      { err: exception instanceof Error ? exception.message : String(exception), stack: stackOf(exception) },
+      'unexpected error while serving a request',
+    );
+    return {
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: HttpStatus.INTERNAL_SERVER_ERROR,
+      detail: 'unexpected error; see the gateway log',
+    };
+  }
+}
+
+function titleOf(status: number): string {
+  const name = HttpStatus[status];
+  if (typeof name !== 'string') return `HTTP ${status}`;
+  return name
+    .toLowerCase()
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+function detailOf(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return message.map(String).join('; ');
+  return exception.message;
+}
+
+function clientErrorStatus(exception: unknown): number | null {
+  if (typeof exception !== 'object' || exception === null) return null;
+  const record = exception as { status?: unknown; statusCode?: unknown };
+  const status = typeof record.status === 'number' ? record.status : record.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+}
+
+function stackOf(exception: unknown): string | undefined {
+  return exception instanceof Error ? exception.stack : undefined;
+}

@@ -1,0 +1,138 @@
+import {
+  idleSettings,
+  idleStopAt,
+  proxyUrlFor,
+  rankPods,
+  runtimeCapAt,
+  type IdleState,
+  type LookupWord,
+  type PodConfig,
+  type PodObservation,
+  type PodwardenConfig,
+} from '@podwarden/policies';
+import type { WakeCompletedRecord, WakeProgress } from '@podwarden/platform';
+
+/** v2 status upper-cased, or UNKNOWN whenever no pod could be read (lookup says why). */
+export type StatusWord =
+  'PROVISIONING' | 'STARTING' | 'RUNNING' | 'EXITED' | 'ERROR' | 'TERMINATED' | 'UNKNOWN';
+
+/** What the control plane said about the volume for one GET. */
+export type VolumeReading =
+  | { readonly kind: 'unconfigured' }
+  | { readonly kind: 'unreadable' }
+  | { readonly kind: 'not-found' }
+  | { readonly kind: 'found'; readonly pods: readonly VolumePodReading[] };
+
+export interface VolumePodReading {
+  readonly podId: string;
+  readonly observation: PodObservation;
+}
+
+/** The newest completed wake as GET serves it. */
+export interface LastWakeView {
+  readonly attemptId: string;
+  readonly requestedAt: string;
+  readonly completedAt: string;
+  readonly outcome: WakeCompletedRecord['outcome'];
+  readonly wakeOutcome: string;
+  readonly reason: string;
+  readonly podId: string | null;
+  readonly gpuId: string | null;
+  readonly pricePerHour: number | null;
+}
+
+/** What Redis said for one GET; null fields when Redis could not be read. */
+export interface RecordsReading {
+  readonly idle: IdleState | null;
+  readonly wake: WakeProgress | null;
+  readonly lastWake: WakeCompletedRecord | null;
+}
+
+/** GET /api/pods/{name} (CONTRACT.md "GET response", plus idleStopAt and runtimeCapAt). */
+export interface PodStatusBody {
+  readonly name: string;
+  readonly configured: boolean;
+  readonly status: StatusWord;
+  readonly isRunning: boolean;
+  readonly podId: string | null;
+  readonly proxyUrl: string | null;
+  readonly podsOnVolume: number;
+  readonly datacenter: string;
+  readonly lookup: LookupWord;
+  readonly readySince: string | null;
+  readonly wake: WakeProgress | null;
+  readonly lastWake: LastWakeView | null;
+  readonly idleStopAt: string | null;
+  readonly runtimeCapAt: string | null;
+}
+
+const LOOKUP_WORDS: Readonly<Record<VolumeReading['kind'], LookupWord>> = {
+  unconfigured: 'UNCONFIGURED',
+  unreadable: 'UNREADABLE',
+  'not-found': 'NOT_FOUND',
+  found: 'FOUND',
+};
+
+function statusWord(observation: PodObservation | undefined): StatusWord {
+  if (observation?.kind !== 'found' || observation.status === 'Unknown') return 'UNKNOWN';
+  return observation.status.toUpperCase() as StatusWord;
+}
+
+function isoOrNull(epochMs: number | null): string | null {
+  return epochMs === null ? null : new Date(epochMs).toISOString();
+}
+
+export function lastWakeView(record: WakeCompletedRecord | null): LastWakeView | null {
+  if (record === null) return null;
+  return {
+    attemptId: record.attemptId,
+    requestedAt: record.requestedAt,
+    completedAt: record.completedAt,
+    outcome: record.outcome,
+    wakeOutcome: record.wakeOutcome,
+    reason: record.reason,
+    podId: record.podId,
+    gpuId: record.gpuId,
+    pricePerHour: record.pricePerHour,
+  };
+}
+
+/**
+ * One GET answer. The reported pod is the serving one, else the one coming up,
+ * else the first listed (list order is unspecified). Only RUNNING with a GPU
+ * serves: proxyUrl is set whenever a pod is named, so callers check isRunning.
+ */
+export function podStatusBody(
+  config: PodwardenConfig,
+  pod: PodConfig,
+  volume: VolumeReading,
+  records: RecordsReading,
+): PodStatusBody {
+  const pods = volume.kind === 'found' ? volume.pods : [];
+  const ranked = rankPods(pods);
+  const observation = ranked?.observation;
+  const podId = ranked?.podId ?? null;
+  const settings = idleSettings({
+    idleMinutes: pod.idleMinutes,
+    checkSeconds: config.checkSeconds,
+    bootGraceMinutes: pod.bootGraceMinutes,
+    maxRuntimeMinutes: pod.maxRuntimeMinutes,
+  });
+  const idle = records.idle;
+  return {
+    name: pod.name,
+    configured: volume.kind !== 'unconfigured',
+    status: statusWord(observation),
+    isRunning: observation?.kind === 'found' && observation.status === 'Running' && observation.gpuCount >= 1,
+    podId,
+    proxyUrl: podId === null ? null : proxyUrlFor(config.runpod.proxyUrlTemplate, podId, pod.podPort),
+    podsOnVolume: pods.length,
+    datacenter: pod.datacenterId,
+    lookup: LOOKUP_WORDS[volume.kind],
+    readySince: isoOrNull(idle?.readySince ?? null),
+    wake: records.wake,
+    lastWake: lastWakeView(records.lastWake),
+    idleStopAt: idle === null ? null : isoOrNull(idleStopAt(idle, settings)),
+    runtimeCapAt: idle === null ? null : isoOrNull(runtimeCapAt(idle, settings)),
+  };
+}

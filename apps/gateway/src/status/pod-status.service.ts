@@ -1,0 +1,110 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { isPodConfigured, type IdleState, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
+import { lookupVolume, type RunPodClient } from '@podwarden/runpod-client';
+import {
+  CONFIG,
+  IdleStateStore,
+  LOGGER,
+  RUNPOD_CLIENT,
+  WakeHistory,
+  WakeProgressStore,
+  type AppLogger,
+} from '@podwarden/platform';
+import { withinTimeout } from '../http/within-timeout';
+import { SingleFlight } from './single-flight';
+import {
+  podStatusBody,
+  type PodStatusBody,
+  type RecordsReading,
+  type VolumeReading,
+} from './pod-status-view';
+
+const REDIS_READ_TIMEOUT_MS = 1_500;
+
+/**
+ * GET /api/pods/{name}: one volume list and one observe per pod on the volume,
+ * shared by every concurrent GET of that pod. It answers 200 whatever happens
+ * below it: a RunPod blip is lookup UNREADABLE, a Redis blip leaves the
+ * Redis-backed fields null. Callers poll this while a wake runs, so it must
+ * never turn a blip into an error.
+ */
+@Injectable()
+export class PodStatusService {
+  private readonly flights = new SingleFlight<PodStatusBody>();
+
+  constructor(
+    @Inject(CONFIG) private readonly config: PodwardenConfig,
+    @Inject(LOGGER) private readonly logger: AppLogger,
+    @Inject(RUNPOD_CLIENT) private readonly client: RunPodClient,
+    private readonly idleStates: IdleStateStore,
+    private readonly progress: WakeProgressStore,
+    private readonly history: WakeHistory,
+  ) {}
+
+  read(pod: PodConfig): Promise<PodStatusBody> {
+    return this.flights.run(pod.name.toLowerCase(), () => this.readNow(pod));
+  }
+
+  /** After a start or stop: the next GET must not share a read that began before it. */
+  invalidate(pod: PodConfig): void {
+    this.flights.invalidate(pod.name.toLowerCase());
+  }
+
+  private async readNow(pod: PodConfig): Promise<PodStatusBody> {
+    const [volume, records] = await Promise.all([this.readVolume(pod), this.readRecords(pod)]);
+    return podStatusBody(this.config, pod, volume, records);
+  }
+
+  private async readVolume(pod: PodConfig): Promise<VolumeReading> {
+    if (!isPodConfigured(this.config, pod)) return { kind: 'unconfigured' };
+    try {
+      const lookup = lookupVolume(await this.client.listPods(), pod.volumeId);
+      if (lookup.kind === 'unreadable') return { kind: 'unreadable' };
+      if (lookup.kind === 'not-found') return { kind: 'not-found' };
+      const pods = await Promise.all(
+        lookup.podIds.map(async (podId) => ({ podId, observation: await this.client.observePod(podId) })),
+      );
+      return { kind: 'found', pods };
+    } catch (error) {
+      // The client is not supposed to throw; if it does, that is still only a blip to the caller.
+      this.logger.warn(
+        { pod: pod.name, err: errorText(error) },
+        'pod status: RunPod read threw; reporting UNREADABLE',
+      );
+      return { kind: 'unreadable' };
+    }
+  }
+
+  private async readRecords(pod: PodConfig): Promise<RecordsReading> {
+    const [idle, wake, lastWake] = await Promise.all([
+      this.readQuietly(
+        pod,
+        'idle state',
+        async (): Promise<IdleState> => (await this.idleStates.load(pod.name)).state,
+      ),
+      this.readQuietly(pod, 'wake progress', () => this.progress.get(pod.name)),
+      this.readQuietly(pod, 'last wake', () => this.history.last(pod.name)),
+    ]);
+    return { idle, wake, lastWake };
+  }
+
+  private async readQuietly<T>(
+    pod: PodConfig,
+    what: string,
+    read: () => Promise<T | null>,
+  ): Promise<T | null> {
+    try {
+      return await withinTimeout(read(), REDIS_READ_TIMEOUT_MS, what);
+    } catch (error) {
+      this.logger.warn(
+        { pod: pod.name, err: errorText(error) },
+        `pod status: ${what} unreadable; reporting null`,
+      );
+      return null;
+    }
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

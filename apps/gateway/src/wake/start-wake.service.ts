@@ -1,0 +1,173 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
+import {
+  CONFIG,
+  LOGGER,
+  WAKE_JOB,
+  WakeGate,
+  WakeProgressStore,
+  wakeDeduplicationId,
+  type AppLogger,
+  type WakeJobData,
+  type WakeJobResult,
+} from '@podwarden/platform';
+import { problem } from '../http/problem';
+import { withinTimeout } from '../http/within-timeout';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
+import {
+  answerFromJobFailure,
+  answerFromResult,
+  answerWhileInFlight,
+  type StartAnswer,
+} from './start-answer';
+import { WakeQueue } from './wake-queue';
+
+const ENQUEUE_TIMEOUT_MS = 5_000;
+const REDIS_READ_TIMEOUT_MS = 1_500;
+// BullMQ's own wait outlives ours a little, so its timer never wins the race and its listeners still get removed.
+const WAIT_LISTENER_GRACE_MS = 5_000;
+
+type JobEnding =
+  | { readonly kind: 'completed'; readonly result: WakeJobResult }
+  | { readonly kind: 'failed'; readonly reason: string }
+  | { readonly kind: 'timeout' };
+
+/**
+ * POST …/start: queue a wake and wait a bounded time for it. The wake runs on
+ * a waker, never on this request: a caller that gives up (a proxy closing at
+ * 100 s) leaves it running, and its retry joins the same job through the
+ * queue's deduplication, so it gets the same attemptId and no second RunPod write.
+ */
+@Injectable()
+export class StartWakeService {
+  constructor(
+    @Inject(CONFIG) private readonly config: PodwardenConfig,
+    @Inject(LOGGER) private readonly logger: AppLogger,
+    private readonly wakeQueue: WakeQueue,
+    private readonly gate: WakeGate,
+    private readonly progress: WakeProgressStore,
+    private readonly metrics: GatewayMetrics,
+  ) {}
+
+  async start(pod: PodConfig, requester: string): Promise<StartAnswer> {
+    const job = await this.enqueue(pod, requester);
+    const attemptId = String(job.id);
+    const ending = await this.waitFor(job, this.config.wake.requestWaitSeconds * 1000);
+    const answer = await this.answer(pod, attemptId, ending);
+    this.metrics.wakeStarts.inc({ outcome: answer.kind === 'problem' ? 'Failed' : answer.body.outcome });
+    return answer;
+  }
+
+  /**
+   * Deduplication on the volume is the singleton gate for our producers: while
+   * a wake for the volume is waiting or active, the add returns that job's id.
+   * The returned Job carries our data, not the stored job's, so it is re-read.
+   */
+  private async enqueue(pod: PodConfig, requester: string): Promise<Job<WakeJobData, WakeJobResult>> {
+    try {
+      const added = await withinTimeout(
+        this.wakeQueue.queue.add(
+          WAKE_JOB,
+          { podName: pod.name, requestedBy: requester },
+          {
+            deduplication: { id: wakeDeduplicationId(pod.volumeId) },
+            removeOnComplete: { age: 3600 },
+            removeOnFail: { age: 86400 },
+            attempts: 1,
+          },
+        ),
+        ENQUEUE_TIMEOUT_MS,
+        'wake enqueue',
+      );
+      const stored = await withinTimeout(
+        this.wakeQueue.queue.getJob(String(added.id)),
+        REDIS_READ_TIMEOUT_MS,
+        'wake job read',
+      );
+      this.logger.info(
+        {
+          pod: pod.name,
+          attemptId: added.id,
+          requestedBy: requester,
+          storedBy: stored?.data.requestedBy ?? null,
+        },
+        `wake requested for ${pod.name} (job ${added.id})`,
+      );
+      return stored ?? added;
+    } catch (error) {
+      this.logger.warn({ pod: pod.name, err: errorText(error) }, 'wake could not be queued');
+      throw problem(
+        503,
+        'queue-unavailable',
+        'Wake queue unavailable',
+        'Redis did not accept the wake request; retry shortly',
+      );
+    }
+  }
+
+  private async waitFor(job: Job<WakeJobData, WakeJobResult>, waitMs: number): Promise<JobEnding> {
+    const finished: Promise<JobEnding> = job
+      .waitUntilFinished(this.wakeQueue.events, waitMs + WAIT_LISTENER_GRACE_MS)
+      .then(
+        (result: WakeJobResult | null | undefined): JobEnding =>
+          isWakeJobResult(result)
+            ? { kind: 'completed', result }
+            : { kind: 'failed', reason: 'the wake job finished without a result' },
+        (error: unknown): JobEnding => ({ kind: 'failed', reason: errorText(error) }),
+      );
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<JobEnding>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: 'timeout' }), waitMs);
+    });
+    try {
+      return await Promise.race([finished, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async answer(pod: PodConfig, attemptId: string, ending: JobEnding): Promise<StartAnswer> {
+    switch (ending.kind) {
+      case 'completed':
+        return answerFromResult(pod.name, ending.result);
+      case 'failed': {
+        // A waker that published a result before the job failed said more than BullMQ's failedReason.
+        const published = await this.readQuietly(() => this.gate.readResult(attemptId), 'wake result');
+        return published
+          ? answerFromResult(pod.name, published)
+          : answerFromJobFailure(pod.name, attemptId, ending.reason);
+      }
+      case 'timeout': {
+        // The finish event may have been missed: the published result is the last word before saying "Waiting".
+        const published = await this.readQuietly(() => this.gate.readResult(attemptId), 'wake result');
+        if (published) return answerFromResult(pod.name, published);
+        const progress = await this.readQuietly(() => this.progress.get(pod.name), 'wake progress');
+        return answerWhileInFlight(pod.name, progress?.attemptId ?? attemptId, progress?.message ?? null);
+      }
+    }
+  }
+
+  private async readQuietly<T>(read: () => Promise<T | null>, what: string): Promise<T | null> {
+    try {
+      return await withinTimeout(read(), REDIS_READ_TIMEOUT_MS, what);
+    } catch (error) {
+      this.logger.warn({ err: errorText(error) }, `${what} unreadable`);
+      return null;
+    }
+  }
+}
+
+function isWakeJobResult(value: unknown): value is WakeJobResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record.outcome === 'string' &&
+    typeof record.attemptId === 'string' &&
+    typeof record.message === 'string'
+  );
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
