@@ -103,12 +103,7 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
       const response = await fetch(`${url}${path}`, { method, headers });
       const text = await response.text();
       bodies.push(text);
-      let body: Record<string, unknown> = {};
-      try {
-        body = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        body = {};
-      }
+      const body = parseBody(text);
       return {
         status: response.status,
         contentType: response.headers.get('content-type') ?? '',
@@ -149,3 +144,12 @@ export function leakedSecrets(harness: Pick<GatewayHarness, 'bodies' | 'logs'>):
 
 export const OPERATOR = { 'X-Rig-Operator-Token': SECRETS.RIG_OPERATOR_TOKEN };
 export const WAKER = { 'X-Rig-Operator-Token': SECRETS.RIG_WAKE_TOKEN };
+
+function parseBody(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
