@@ -1,0 +1,17 @@
+import type { Sleep } from '../sleeper';
+
+/**
+ * Returns at once and remembers each requested delay, so polling and
+ * Retry-After waits are asserted without waiting. With a timeline it also
+ * notes 'sleep 5000' there, to order sleeps against RunPod calls.
+ */
+export class InstantSleep {
+  readonly delays: number[] = [];
+
+  constructor(private readonly timeline?: { note(event: string): void }) {}
+
+  readonly sleep: Sleep = async (ms) => {
+    this.delays.push(ms);
+    this.timeline?.note(`sleep ${ms}`);
+  };
+}
