@@ -1,0 +1,264 @@
+import { IncomingMessage } from 'node:http';
+import { CallLog, ProxyRequestKind } from './call-log';
+import { FaultInjector, FaultSpec } from './fault-injector';
+import { bareNotFound, statusFault, unreadableFault } from './fault-responses';
+import { decodeSegment, headerValue, jsonResponse, ParsedBody, SimResponse, textResponse } from './http-io';
+import { isRecord, JsonRecord } from './json-reader';
+import { renderVllmMetrics } from './metrics-exposition';
+import { SimPod } from './pod-lifecycle';
+import { VllmBehaviour } from './scenario';
+import { SimWorld } from './sim-state';
+import { TimerRegistry } from './timer-registry';
+import { FinishReason, VllmProcess } from './vllm-process';
+
+/**
+ * The pod proxy, /proxy/{podId}-{port}/…, standing in for
+ * https://{podId}-{port}.proxy.runpod.net: Cloudflare's 404 while the pod is
+ * not running, 502 while the container is up but vLLM is not listening, then
+ * a vLLM emulation (/metrics, /v1/chat/completions, /health, /v1/models).
+ * No bearer is needed, and none should ever arrive: the stats count any that does.
+ */
+export interface ProxyRequest {
+  readonly req: IncomingMessage;
+  readonly method: string;
+  /** Everything after /proxy/, e.g. `abc123-8000/metrics`. */
+  readonly rest: string;
+  readonly body: ParsedBody;
+}
+
+/** Held chat responses re-check the simulated clock at least this often (real ms). */
+const CHAT_POLL_MS = 25;
+
+export class ProxyRoutes {
+  private completionSeq = 0;
+
+  constructor(
+    private readonly world: SimWorld,
+    private readonly faults: FaultInjector,
+    private readonly calls: CallLog,
+    private readonly timers: TimerRegistry,
+  ) {}
+
+  async handle(request: ProxyRequest): Promise<SimResponse> {
+    const slash = request.rest.indexOf('/');
+    const target = slash < 0 ? request.rest : request.rest.slice(0, slash);
+    const subPath = slash < 0 ? '/' : request.rest.slice(slash);
+    const kind: ProxyRequestKind =
+      request.method === 'GET' && subPath === '/metrics'
+        ? 'metrics'
+        : request.method === 'POST' && subPath === '/v1/chat/completions'
+          ? 'chat'
+          : 'other';
+    const dash = target.lastIndexOf('-');
+    const podId = dash > 0 ? decodeSegment(target.slice(0, dash)) : null;
+    const port = dash > 0 ? Number(target.slice(dash + 1)) : Number.NaN;
+
+    const response = await this.answer(request, podId, port, subPath, kind);
+    this.calls.recordProxy(
+      podId ?? target,
+      kind,
+      response.status,
+      headerValue(request.req, 'authorization') !== null,
+      headerValue(request.req, 'user-agent'),
+    );
+    return response;
+  }
+
+  private async answer(
+    request: ProxyRequest,
+    podId: string | null,
+    port: number,
+    subPath: string,
+    kind: ProxyRequestKind,
+  ): Promise<SimResponse> {
+    if (
+      this.world.scenario.wire.proxyBrowserUaOnly &&
+      !isBrowserUserAgent(headerValue(request.req, 'user-agent'))
+    ) {
+      return cloudflarePage(403, 'Attention Required! | Cloudflare');
+    }
+    if (podId === null || !Number.isInteger(port)) return cloudflarePage(404, '404 Not Found');
+    const fault = kind === 'metrics' ? this.faults.take('metrics', podId) : null;
+    if (fault !== null) {
+      const faulted = await this.faulted(fault);
+      if (faulted !== null) return faulted;
+    }
+    const pod = this.world.find(podId);
+    if (pod === undefined || pod.port !== port) return cloudflarePage(404, '404 Not Found');
+    const view = this.world.view(pod);
+    if (view.serving === 'not-routing') return cloudflarePage(404, '404 Not Found');
+    if (view.serving === 'loading' || pod.vllm === null || isDown(pod.behaviour)) {
+      return cloudflarePage(502, '502 Bad Gateway');
+    }
+    const process = pod.vllm;
+    switch (kind) {
+      case 'metrics':
+        return this.metrics(pod, process);
+      case 'chat':
+        return this.chat(pod, process, request);
+      case 'other':
+        return this.other(pod, request.method, subPath);
+    }
+  }
+
+  /** null: answer normally (after a delay fault). */
+  private async faulted(fault: FaultSpec): Promise<SimResponse | null> {
+    switch (fault.kind) {
+      case 'status':
+        return statusFault(fault.status, fault.retryAfter, fault.body);
+      case 'unreadable':
+        return unreadableFault();
+      case 'bare-404':
+        return bareNotFound();
+      case 'malformed':
+        // What a scraper gets from Cloudflare's bot check: 200, HTML, no metrics.
+        return textResponse(
+          200,
+          'text/html; charset=utf-8',
+          '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>Checking your browser',
+        );
+      case 'delay':
+        await new Promise<void>((resolve) => this.timers.after(fault.delayMs, resolve));
+        return null;
+      case 'after-effect':
+      case 'no-id':
+        return null;
+    }
+  }
+
+  private metrics(pod: SimPod, process: VllmProcess): SimResponse {
+    if (pod.behaviour === 'flapping') {
+      pod.flapScrapes += 1;
+      if (pod.flapScrapes % 2 === 1) return cloudflarePage(502, '502 Bad Gateway');
+    }
+    const text = renderVllmMetrics({
+      modelName: pod.modelName,
+      snapshot: process.snapshot(this.world.now()),
+      runningFloor: pod.behaviour === 'phantom-busy' ? 1 : 0,
+      withCounters: pod.behaviour !== 'no-counters',
+      createdSamples: this.world.scenario.vllm.createdSamples,
+      processStartWallSeconds: process.startedAtWallSeconds,
+      scrapesServed: this.calls.proxyCount(pod.id, 'metrics'),
+    });
+    return textResponse(200, 'text/plain; version=0.0.4; charset=utf-8', text);
+  }
+
+  private async chat(pod: SimPod, process: VllmProcess, request: ProxyRequest): Promise<SimResponse> {
+    const body = request.body;
+    if (body.kind !== 'json' || !isRecord(body.value))
+      return openAiError(400, 'request body must be a JSON object');
+    const chat = body.value;
+    if (!Array.isArray(chat.messages) || chat.messages.length === 0) {
+      return openAiError(400, 'messages must be a non-empty array');
+    }
+    const duration = chatDuration(
+      chat,
+      headerValue(request.req, 'x-sim-duration-ms'),
+      this.world.scenario.timings.chatMs,
+    );
+    if (duration === null) return openAiError(400, 'sim_duration_ms must be a non-negative number');
+    const promptTokens = Math.max(1, Math.ceil(messageChars(chat.messages) / 4));
+    const standard = this.world.scenario.vllm.completionTokens;
+    const maxTokens =
+      typeof chat.max_tokens === 'number' && chat.max_tokens >= 1 ? Math.floor(chat.max_tokens) : null;
+    const cut = maxTokens !== null && maxTokens < standard;
+    const completionTokens = cut ? maxTokens : standard;
+    const finishReason: FinishReason = cut ? 'length' : 'stop';
+
+    const job = process.enqueue(this.world.now(), duration, promptTokens, completionTokens, finishReason);
+    await this.waitUntil(job.end);
+    // The process may have been stopped, restarted or killed while the request was in flight.
+    if (pod.vllm !== process || this.world.view(pod).serving !== 'ready' || isDown(pod.behaviour)) {
+      return cloudflarePage(502, '502 Bad Gateway');
+    }
+    this.completionSeq += 1;
+    return jsonResponse(200, {
+      id: `chatcmpl-sim-${this.completionSeq}`,
+      object: 'chat.completion',
+      created: Math.floor(this.world.wall() / 1000),
+      model: pod.modelName,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'This is a simulated reply.' },
+          logprobs: null,
+          finish_reason: finishReason,
+        },
+      ],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+      },
+    });
+  }
+
+  private other(pod: SimPod, method: string, subPath: string): SimResponse {
+    if (method === 'GET' && subPath === '/health') return textResponse(200, 'application/json', '');
+    if (method === 'GET' && subPath === '/v1/models') {
+      return jsonResponse(200, {
+        object: 'list',
+        data: [{ id: pod.modelName, object: 'model', owned_by: 'vllm', max_model_len: 32768 }],
+      });
+    }
+    return jsonResponse(404, { detail: 'Not Found' });
+  }
+
+  private waitUntil(simAt: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        const remaining = this.world.realDelayUntil(simAt);
+        if (remaining <= 0) resolve();
+        else this.timers.after(Math.min(Math.ceil(remaining), CHAT_POLL_MS), check);
+      };
+      check();
+    });
+  }
+}
+
+/** never-ready and dead both mean nothing answers on the port. */
+function isDown(behaviour: VllmBehaviour): boolean {
+  return behaviour === 'never-ready' || behaviour === 'dead';
+}
+
+function isBrowserUserAgent(userAgent: string | null): boolean {
+  return userAgent !== null && userAgent.startsWith('Mozilla/');
+}
+
+function cloudflarePage(status: number, title: string): SimResponse {
+  const page = `<html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>cloudflare</center></body></html>`;
+  const response = textResponse(status, 'text/html; charset=utf-8', page);
+  return { ...response, headers: { ...response.headers, server: 'cloudflare' } };
+}
+
+function openAiError(status: number, message: string): SimResponse {
+  return jsonResponse(status, {
+    object: 'error',
+    message,
+    type: 'BadRequestError',
+    param: null,
+    code: status,
+  });
+}
+
+/** Body field sim_duration_ms wins over the x-sim-duration-ms header; null when either is unusable. */
+function chatDuration(chat: JsonRecord, header: string | null, fallback: number): number | null {
+  const raw =
+    chat.sim_duration_ms !== undefined ? chat.sim_duration_ms : header === null ? undefined : Number(header);
+  if (raw === undefined) return fallback;
+  return typeof raw === 'number' && Number.isFinite(raw) && raw >= 0 ? raw : null;
+}
+
+function messageChars(messages: readonly unknown[]): number {
+  let chars = 0;
+  for (const message of messages) {
+    if (!isRecord(message)) continue;
+    const content = message.content;
+    if (typeof content === 'string') chars += content.length;
+    else if (Array.isArray(content)) {
+      for (const part of content)
+        if (isRecord(part) && typeof part.text === 'string') chars += part.text.length;
+    }
+  }
+  return chars;
+}
