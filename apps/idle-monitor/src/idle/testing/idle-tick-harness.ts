@@ -1,0 +1,228 @@
+import type Redis from 'ioredis';
+import { parseConfig, type IdleState, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
+import {
+  ActionLog,
+  IdleStateStore,
+  RedisKeys,
+  StopService,
+  createRedis,
+  type ActionRecord,
+  type IdleRecord,
+} from '@podwarden/platform';
+import { IdleTick, type PodTickOutcome } from '../idle-tick.service';
+import { capturedLogs, type CapturedLogs } from './captured-logs';
+import { FakeIdleControlPlane } from './fake-idle-control-plane';
+
+export const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** Tick n runs at T0 + n seconds unless a test moves the clock further. */
+export const T0 = Date.UTC(2026, 10, 30, 10, 0, 0);
+
+/** A fresh key prefix for one spec file, so parallel jest workers and a developer's stack never collide. */
+export function testPrefix(): string {
+  return `pw-test-idle-${process.pid}-${Date.now()}`;
+}
+
+/** Deletes every key under the prefix (SCAN, never KEYS). */
+export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 200);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+export interface IdleTickHarnessOptions {
+  readonly redis: Redis;
+  readonly prefix: string;
+  /** Added to (and overriding) the base environment: one pod "qwen" on vol-1, IDLE_MINUTES 0.1, CHECK_SECONDS 1. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The PODS_CONFIG file's text; PODS_CONFIG is set for the parser when given. */
+  readonly podsConfig?: string;
+  /** 1 (the default) makes the fake's call log one deterministic sequence. */
+  readonly concurrency?: number;
+}
+
+export interface TickResult {
+  readonly tickId: string;
+  readonly outcomes: Map<string, PodTickOutcome>;
+  /** The first configured pod's outcome and stored record after the tick. */
+  readonly outcome: PodTickOutcome;
+  readonly record: IdleRecord;
+  /** This tick's control-plane calls, in order. */
+  readonly calls: string[];
+  /** One line naming the state after the tick, the calls made and the stop asked for. */
+  readonly line: string;
+}
+
+/**
+ * The real IdleTick, StopService, ActionLog and IdleStateStore on a real Redis,
+ * with a scripted RunPod and a clock the test moves. Everything RunPod-facing
+ * is read from `fake`; everything remembered is read back from Redis.
+ */
+export class IdleTickHarness {
+  readonly fake = new FakeIdleControlPlane();
+  readonly logs: CapturedLogs = capturedLogs();
+  readonly config: PodwardenConfig;
+  readonly keys: RedisKeys;
+  readonly store: IdleStateStore;
+  readonly actions: ActionLog;
+  readonly stops: StopService;
+  readonly tick: IdleTick;
+  now = T0;
+  private tickCount = 0;
+  private readonly replicaConnections: Redis[] = [];
+
+  constructor(private readonly options: IdleTickHarnessOptions) {
+    this.config = harnessConfig(options);
+    this.keys = new RedisKeys(this.config.redis.prefix);
+    this.store = new IdleStateStore(options.redis, this.keys);
+    this.actions = new ActionLog(options.redis, this.keys, this.logs.logger);
+    this.stops = new StopService(
+      this.config,
+      this.fake.asRunPodClient(),
+      this.actions,
+      this.store,
+      this.logs.logger,
+    );
+    this.tick = this.newTick(this.store, this.stops);
+  }
+
+  /** The configured pod by name; the first one by default. */
+  pod(name?: string): PodConfig {
+    const pod = name === undefined ? this.config.pods[0] : this.config.pods.find((p) => p.name === name);
+    if (pod === undefined) throw new Error(`no configured pod ${name}`);
+    return pod;
+  }
+
+  /** Moves the clock (1 s, one CHECK_SECONDS, by default) and runs the next tick, `tick-N`. */
+  async next(advanceMs = 1000): Promise<TickResult> {
+    this.now += advanceMs;
+    this.tickCount += 1;
+    return this.run(`tick-${this.tickCount}`);
+  }
+
+  /** Runs a tick with this id at the current clock (a re-run after a stall uses an id already seen). */
+  async run(tickId: string, tick: IdleTick = this.tick): Promise<TickResult> {
+    const outcomes = await tick.run(tickId);
+    return this.resultOf(tickId, outcomes);
+  }
+
+  async resultOf(tickId: string, outcomes: Map<string, PodTickOutcome>): Promise<TickResult> {
+    const name = this.pod().name;
+    const outcome = outcomes.get(name);
+    if (outcome === undefined) throw new Error(`tick ${tickId} reported nothing for ${name}`);
+    const record = await this.store.load(name);
+    const calls = this.fake.takeCalls();
+    return { tickId, outcomes, outcome, record, calls, line: tickLine(record.state, calls, outcome) };
+  }
+
+  /** Runs `count` ticks and returns their lines. */
+  async lines(count: number): Promise<string[]> {
+    const lines: string[] = [];
+    for (let i = 0; i < count; i += 1) lines.push((await this.next()).line);
+    return lines;
+  }
+
+  /** The pod's action log, oldest first. */
+  async actionsOf(podName: string = this.pod().name): Promise<ActionRecord[]> {
+    return (await this.actions.recent(podName, 100)).reverse();
+  }
+
+  /** Another monitor replica: its own Redis connection, store and stop service, the same RunPod and clock. */
+  replica(): IdleTick {
+    const redis = createRedis(REDIS_URL, 'request');
+    this.replicaConnections.push(redis);
+    const store = new IdleStateStore(redis, this.keys);
+    const actions = new ActionLog(redis, this.keys, this.logs.logger);
+    const stops = new StopService(this.config, this.fake.asRunPodClient(), actions, store, this.logs.logger);
+    return this.newTick(store, stops);
+  }
+
+  async close(): Promise<void> {
+    for (const redis of this.replicaConnections) await redis.quit();
+    await deleteKeys(this.options.redis, this.config.redis.prefix);
+  }
+
+  private newTick(store: IdleStateStore, stops: StopService): IdleTick {
+    return new IdleTick({
+      config: this.config,
+      client: this.fake,
+      store,
+      stops,
+      logger: this.logs.logger,
+      now: () => this.now,
+      concurrency: this.options.concurrency ?? 1,
+    });
+  }
+}
+
+export type HarnessOptions = Omit<IdleTickHarnessOptions, 'redis' | 'prefix'>;
+
+/**
+ * Registers the jest hooks for one spec file (one Redis connection, one key
+ * prefix, every harness closed and its keys deleted after each test) and
+ * returns the factory the tests build their harness with.
+ */
+export function idleTickHarnesses(): (options?: HarnessOptions) => IdleTickHarness {
+  const prefix = testPrefix();
+  const open: IdleTickHarness[] = [];
+  let redis: Redis | null = null;
+  beforeAll(() => {
+    redis = createRedis(REDIS_URL, 'request');
+  });
+  afterEach(async () => {
+    for (const harness of open.splice(0)) await harness.close();
+  });
+  afterAll(async () => {
+    if (redis === null) return;
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+  });
+  return (options = {}) => {
+    if (redis === null) throw new Error('build harnesses inside a test');
+    const harness = new IdleTickHarness({ ...options, redis, prefix });
+    open.push(harness);
+    return harness;
+  };
+}
+
+function harnessConfig(options: IdleTickHarnessOptions): PodwardenConfig {
+  const env: Record<string, string> = {
+    RUNPOD_API_KEY: 'rpa_test_key',
+    RUNPOD_VOLUME_ID: 'vol-1',
+    RUNPOD_POD_NAME: 'qwen',
+    IDLE_MINUTES: '0.1',
+    CHECK_SECONDS: '1',
+    RUNPOD_BOOT_GRACE_MINUTES: '20',
+    MAX_RUNTIME_MINUTES: '360',
+    QUEUE_PREFIX: options.prefix,
+    REDIS_URL,
+    ...(options.podsConfig === undefined ? {} : { PODS_CONFIG: '/etc/podwarden/pods.json' }),
+    ...options.env,
+  };
+  const parsed = parseConfig(env, options.podsConfig ?? null);
+  if (!parsed.ok) throw new Error(`test config refused: ${parsed.error}`);
+  // A typo in a test's environment would silently fall back to a default and test something else.
+  if (parsed.warnings.length > 0) throw new Error(`test config warnings: ${parsed.warnings.join('; ')}`);
+  return parsed.config;
+}
+
+/** Seconds after T0, or '-' for an unset time. */
+function at(ms: number | null): string {
+  return ms === null ? '-' : `${(ms - T0) / 1000}s`;
+}
+
+/**
+ * e.g. 'Ready idle=2 boot=0 ready=3s up=1s | list, metrics qwen-1' and, when the
+ * tick asked for a stop, ' => idle'; a skipped tick says so first.
+ */
+export function tickLine(state: IdleState, calls: readonly string[], outcome: PodTickOutcome): string {
+  const skipped = outcome.kind === 'skipped' ? `skipped:${outcome.why} ` : '';
+  const stop = outcome.kind === 'advanced' && outcome.stop !== null ? ` => ${outcome.stop}` : '';
+  return (
+    `${skipped}${state.phase} idle=${state.idleStreak} boot=${state.bootingTicks} ` +
+    `ready=${at(state.readySince)} up=${at(state.upSince)} | ${calls.join(', ')}${stop}`
+  );
+}
