@@ -1,0 +1,499 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type Redis from 'ioredis';
+import type { LastWakeOutcome } from '@podwarden/policies';
+import {
+  parseEntry,
+  RedisKeys,
+  WakeGate,
+  WakeHistory,
+  WakeProgressStore,
+  type WakeJobResult,
+  type WakeRecord,
+} from '@podwarden/platform';
+import { realSleep, type Sleep } from './sleeper';
+import { WakeJobRunner } from './wake-job-runner';
+import { capturingLogger, type CapturedLogs } from './testing/capturing-logger';
+import { deferred } from './testing/deferred';
+import { FakeControlPlane } from './testing/fake-control-plane';
+import { FIXED_NOW, fixedClock } from './testing/fixed-clock';
+import { RANKED_CATALOG } from './testing/gpu-catalogs';
+import { InstantSleep } from './testing/instant-sleep';
+import { RecordingActionLog } from './testing/recording-action-log';
+import { RecordingWakeHistory } from './testing/recording-wake-history';
+import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from './testing/redis-test-namespace';
+import {
+  OUR_VOLUME,
+  createRefused,
+  emptyVolume,
+  found,
+  unreadableList,
+  volumeWith,
+} from './testing/runpod-answers';
+import { TEST_API_KEY, TEST_POD_NAME, testConfig } from './testing/test-config';
+
+const PREFIX = uniqueTestPrefix('waker');
+const KEYS = new RedisKeys(PREFIX);
+const JOIN_POLL_MS = 5;
+
+let redis: Redis;
+
+beforeAll(() => {
+  redis = connectTestRedis();
+});
+
+afterEach(async () => {
+  await deleteKeysUnder(redis, PREFIX);
+});
+
+afterAll(async () => {
+  await deleteKeysUnder(redis, PREFIX);
+  await redis.quit();
+});
+
+function job(id: string, data: unknown): Job {
+  return { id, data } as unknown as Job;
+}
+
+interface RunnerHarness {
+  readonly runner: WakeJobRunner;
+  readonly gate: WakeGate;
+  readonly progress: WakeProgressStore;
+  readonly actions: RecordingActionLog;
+  readonly logs: CapturedLogs;
+  /** How many times this runner waited for a wake it joined. */
+  joinWaits(): number;
+}
+
+/** One waker replica: its own fake RunPod and logs, the real gate, history and progress on the shared Redis. */
+function replica(
+  runpod: FakeControlPlane,
+  options: {
+    onJoinWait?: (waits: number) => Promise<void> | void;
+    gateLeaseMs?: number;
+    history?: Pick<WakeHistory, 'requested' | 'completed'>;
+  } = {},
+): RunnerHarness {
+  const config = testConfig();
+  const logs = capturingLogger();
+  const gate = new WakeGate(redis, KEYS);
+  const progress = new WakeProgressStore(redis, KEYS);
+  const actions = new RecordingActionLog();
+  let waits = 0;
+  const joinSleep: Sleep = async (ms, signal) => {
+    waits += 1;
+    await options.onJoinWait?.(waits);
+    await realSleep(ms, signal);
+  };
+  const runner = new WakeJobRunner({
+    config,
+    client: runpod,
+    actions,
+    logger: logs.logger,
+    sleep: new InstantSleep().sleep,
+    now: fixedClock(),
+    gate,
+    history: options.history ?? new WakeHistory(redis, KEYS, logs.logger),
+    progress,
+    gateLeaseMs: options.gateLeaseMs ?? 30_000,
+    joinPollMs: JOIN_POLL_MS,
+    joinSleep,
+  });
+  return { runner, gate, progress, actions, logs, joinWaits: () => waits };
+}
+
+async function historyOf(podName: string): Promise<WakeRecord[]> {
+  const rows = await redis.xrange(KEYS.wakeHistory(podName), '-', '+');
+  return rows.flatMap(([, fields]) => parseEntry<WakeRecord>(fields));
+}
+
+async function errorOf(work: Promise<unknown>): Promise<Error> {
+  try {
+    await work;
+  } catch (error) {
+    if (error instanceof Error) return error;
+    throw new Error(`rejected with a non-Error: ${String(error)}`, { cause: error });
+  }
+  throw new Error('expected a rejection, but the job resolved');
+}
+
+describe(WakeJobRunner.name, () => {
+  describe('invalid payloads', () => {
+    it.each<[string, unknown, RegExp]>([
+      ['null', null, /expected an object/],
+      ['an array', [{ podName: TEST_POD_NAME }], /expected an object/],
+      ['a string', TEST_POD_NAME, /expected an object/],
+      ['no podName', { requestedBy: 'chat' }, /podName must be a non-empty string/],
+      ['a number podName', { podName: 42 }, /podName must be a non-empty string/],
+      ['a blank podName', { podName: '   ' }, /podName must be a non-empty string/],
+      [
+        'a non-string requestedBy',
+        { podName: TEST_POD_NAME, requestedBy: 7 },
+        /requestedBy must be a string/,
+      ],
+      ['an unknown pod name', { podName: 'llama' }, /unknown pod name "llama"/],
+    ])(
+      '%s fails the job as unrecoverable with a clear reason and ZERO RunPod calls',
+      async (_what, data, reason) => {
+        const runpod = new FakeControlPlane();
+        const { runner } = replica(runpod);
+
+        const error = await errorOf(runner.process(job('bad-1', data)));
+
+        expect(error).toBeInstanceOf(UnrecoverableError);
+        expect(error.message).toMatch(/^invalid wake payload/);
+        expect(error.message).toMatch(reason);
+        expect(runpod.calls).toEqual([]);
+        expect(await historyOf(TEST_POD_NAME)).toEqual([]);
+        expect(await redis.get(KEYS.wakeLock(OUR_VOLUME))).toBeNull();
+      },
+    );
+  });
+
+  describe('a normal run', () => {
+    interface Row {
+      scenario: string;
+      script: () => FakeControlPlane;
+      wakeOutcome: string;
+      outcome: LastWakeOutcome;
+      candidatesConsidered: number;
+      lastProviderStatus: number | null;
+    }
+    const rows: Row[] = [
+      {
+        scenario: 'a Running pod',
+        script: () =>
+          new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', found('p1', 'Running', 1)),
+        wakeOutcome: 'AlreadyRunning',
+        outcome: 'Succeeded',
+        candidatesConsidered: 0,
+        lastProviderStatus: null,
+      },
+      {
+        scenario: 'an unreadable list',
+        script: () => new FakeControlPlane().onList(unreadableList()),
+        wakeOutcome: 'Failed',
+        outcome: 'Refused',
+        candidatesConsidered: 0,
+        lastProviderStatus: null,
+      },
+      {
+        scenario: 'a pod that never leaves Starting',
+        script: () =>
+          new FakeControlPlane().onList(volumeWith(['p1'])).alwaysObserve('p1', found('p1', 'Starting')),
+        wakeOutcome: 'Waiting',
+        outcome: 'TimedOut',
+        candidatesConsidered: 0,
+        lastProviderStatus: null,
+      },
+      {
+        scenario: 'a create RunPod aborts with 402',
+        script: () =>
+          new FakeControlPlane()
+            .onList(emptyVolume())
+            .onCatalog(RANKED_CATALOG)
+            .onCreate(createRefused(402, null, 'insufficient balance')),
+        wakeOutcome: 'Failed',
+        outcome: 'Failed',
+        candidatesConsidered: 3,
+        lastProviderStatus: 402,
+      },
+    ];
+
+    it.each(rows)(
+      '$scenario: history Requested then Completed ($wakeOutcome → $outcome), result published, progress cleared, gate released',
+      async ({ script, wakeOutcome, outcome, candidatesConsidered, lastProviderStatus }) => {
+        const runpod = script();
+        const sut = replica(runpod);
+
+        const result = await sut.runner.process(
+          job('job-1', { podName: TEST_POD_NAME, requestedBy: 'chat' }),
+        );
+
+        expect(result).toMatchObject({
+          name: TEST_POD_NAME,
+          attemptId: 'job-1',
+          outcome: wakeOutcome,
+          joined: false,
+        });
+        expect(await historyOf(TEST_POD_NAME)).toEqual([
+          {
+            type: 'Requested',
+            podName: TEST_POD_NAME,
+            attemptId: 'job-1',
+            requestedAt: FIXED_NOW,
+            requestedBy: 'chat',
+          },
+          {
+            type: 'Completed',
+            podName: TEST_POD_NAME,
+            attemptId: 'job-1',
+            requestedAt: FIXED_NOW,
+            requestedBy: 'chat',
+            completedAt: FIXED_NOW,
+            outcome,
+            wakeOutcome,
+            reason: result.message,
+            podId: result.podId,
+            gpuId: result.gpuId,
+            pricePerHour: result.pricePerHour,
+            candidatesConsidered,
+            lastProviderStatus,
+          },
+        ]);
+        expect(await sut.gate.readResult('job-1')).toEqual(result);
+        expect(await sut.progress.get(TEST_POD_NAME)).toBeNull();
+        expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
+        expect(sut.logs.text()).not.toContain(TEST_API_KEY);
+      },
+    );
+
+    it('writes Requested before RunPod is touched and Completed after the last call', async () => {
+      const runpod = new FakeControlPlane()
+        .onList(volumeWith(['p1']))
+        .onObserve('p1', found('p1', 'Running', 1));
+      const history = new RecordingWakeHistory(runpod);
+      const { runner } = replica(runpod, { history });
+
+      await runner.process(job('job-H', { podName: TEST_POD_NAME }));
+
+      expect(runpod.events).toEqual([
+        'history Requested job-H',
+        'list',
+        'observe p1',
+        'history Completed job-H',
+      ]);
+    });
+
+    it('answers with the configured name and the proxy URL of the serving pod, whatever case the payload used', async () => {
+      const runpod = new FakeControlPlane()
+        .onList(volumeWith(['p1']))
+        .onObserve('p1', found('p1', 'Running', 1));
+      const { runner } = replica(runpod);
+
+      const result = await runner.process(job('job-2', { podName: 'QWEN' }));
+
+      expect(result).toEqual<WakeJobResult>({
+        name: TEST_POD_NAME,
+        attemptId: 'job-2',
+        outcome: 'AlreadyRunning',
+        failureKind: null,
+        podId: 'p1',
+        gpuId: null,
+        pricePerHour: null,
+        proxyUrl: 'https://p1-8000.proxy.runpod.net',
+        message: expect.any(String),
+        joined: false,
+      });
+      expect(await historyOf(TEST_POD_NAME)).toMatchObject([{ requestedBy: null }, { requestedBy: null }]);
+    });
+
+    it('an unconfigured client is refused and still recorded, without touching the gate or RunPod', async () => {
+      const runpod = new FakeControlPlane().unconfigured();
+      const sut = replica(runpod);
+      const entered = jest.spyOn(sut.gate, 'enter');
+
+      const result = await sut.runner.process(job('job-3', { podName: TEST_POD_NAME }));
+
+      expect(result).toMatchObject({ outcome: 'Failed', failureKind: 'refused', proxyUrl: null });
+      expect(runpod.calls).toEqual([]);
+      expect(entered).not.toHaveBeenCalled();
+      expect((await historyOf(TEST_POD_NAME)).map((r) => r.type)).toEqual(['Requested', 'Completed']);
+      expect(await historyOf(TEST_POD_NAME)).toMatchObject([
+        {},
+        { outcome: 'Refused', wakeOutcome: 'Failed' },
+      ]);
+    });
+
+    it('progress is visible while the wake is blocked inside observe, and gone once it finishes', async () => {
+      const inside = deferred();
+      const release = deferred();
+      const runpod = new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', async (podId) => {
+        inside.resolve();
+        await release.promise;
+        return found(podId, 'Running', 1);
+      });
+      const sut = replica(runpod);
+
+      const running = sut.runner.process(job('job-4', { podName: TEST_POD_NAME }));
+      await inside.promise;
+
+      expect(await sut.progress.get(TEST_POD_NAME)).toEqual({
+        attemptId: 'job-4',
+        phase: 'observe',
+        message: expect.stringMatching(/^round 1\//),
+        updatedAt: FIXED_NOW,
+      });
+      expect(await sut.gate.holder(OUR_VOLUME)).toBe('job-4');
+      expect((await historyOf(TEST_POD_NAME)).map((r) => r.type)).toEqual(['Requested']);
+
+      release.resolve();
+      await running;
+
+      expect(await sut.progress.get(TEST_POD_NAME)).toBeNull();
+    });
+  });
+
+  describe('one wake per volume', () => {
+    it('two concurrent jobs for the same volume: exactly one calls RunPod, the other joins with the same attemptId and makes no call', async () => {
+      const inside = deferred();
+      const release = deferred();
+      const joining = deferred();
+      const runpodA = new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', async (podId) => {
+        inside.resolve();
+        await release.promise;
+        return found(podId, 'Running', 1);
+      });
+      // Scripted with nothing: any call the joiner made would throw and fail the test.
+      const runpodB = new FakeControlPlane();
+      const a = replica(runpodA);
+      const b = replica(runpodB, { onJoinWait: () => joining.resolve() });
+
+      const first = a.runner.process(job('job-A', { podName: TEST_POD_NAME }));
+      await inside.promise;
+      const second = b.runner.process(job('job-B', { podName: TEST_POD_NAME, requestedBy: 'retry' }));
+      await joining.promise;
+      release.resolve();
+      const [resultA, resultB] = await Promise.all([first, second]);
+
+      expect(resultA).toMatchObject({ attemptId: 'job-A', outcome: 'AlreadyRunning', joined: false });
+      expect(resultB).toEqual({ ...resultA, joined: true });
+      expect(runpodA.calls).toEqual(['list', 'observe p1']);
+      expect(runpodB.calls).toEqual([]);
+      expect(b.actions.entries).toEqual([]);
+      // A joiner adds nothing to the history: one Requested/Completed pair, the holder's.
+      expect((await historyOf(TEST_POD_NAME)).map((r) => `${r.type} ${r.attemptId}`)).toEqual([
+        'Requested job-A',
+        'Completed job-A',
+      ]);
+    });
+
+    it('a wake that outlives its gate lease keeps the gate: the lease is renewed while it runs', async () => {
+      const leaseMs = 300;
+      const inside = deferred();
+      const release = deferred();
+      const runpod = new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', async (podId) => {
+        inside.resolve();
+        await release.promise;
+        return found(podId, 'Running', 1);
+      });
+      const sut = replica(runpod, { gateLeaseMs: leaseMs });
+
+      const running = sut.runner.process(job('job-L', { podName: TEST_POD_NAME }));
+      await inside.promise;
+      await realSleep(leaseMs * 2);
+
+      expect(await sut.gate.holder(OUR_VOLUME)).toBe('job-L');
+      release.resolve();
+      await running;
+      expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
+    });
+
+    it('a re-delivered job (same id) re-enters its own gate after a crash and runs, without joining itself', async () => {
+      const sut = replica(
+        new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', found('p1', 'Running', 1)),
+      );
+      // The first delivery crashed while holding the gate: the key is still held by its attempt id.
+      expect(await sut.gate.enter(OUR_VOLUME, 'job-R', 30_000)).toEqual({ kind: 'acquired' });
+
+      const result = await sut.runner.process(job('job-R', { podName: TEST_POD_NAME }));
+
+      expect(result).toMatchObject({ attemptId: 'job-R', outcome: 'AlreadyRunning', joined: false });
+      expect(sut.joinWaits()).toBe(0);
+      expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
+    });
+
+    it('a holder that vanished without a result (its gate key gone) lets the joiner take over and run a fresh wake', async () => {
+      const runpod = new FakeControlPlane()
+        .onList(volumeWith(['p1']))
+        .onObserve('p1', found('p1', 'Running', 1));
+      // The holder's lease runs out while the joiner waits on it.
+      const sut = replica(runpod, {
+        onJoinWait: () => redis.del(KEYS.wakeLock(OUR_VOLUME)).then(() => undefined),
+      });
+      expect(await sut.gate.enter(OUR_VOLUME, 'ghost', 30_000)).toEqual({ kind: 'acquired' });
+
+      const result = await sut.runner.process(job('job-C', { podName: TEST_POD_NAME }));
+
+      expect(sut.joinWaits()).toBe(1);
+      expect(result).toMatchObject({ attemptId: 'job-C', outcome: 'AlreadyRunning', joined: false });
+      expect(runpod.calls).toEqual(['list', 'observe p1']);
+      expect((await historyOf(TEST_POD_NAME)).map((r) => `${r.type} ${r.attemptId}`)).toEqual([
+        'Requested job-C',
+        'Completed job-C',
+      ]);
+    });
+
+    it('a joiner whose holder finished before it looked returns the published result without waiting', async () => {
+      const sut = replica(new FakeControlPlane());
+      await sut.gate.enter(OUR_VOLUME, 'job-done', 30_000);
+      const published: WakeJobResult = {
+        name: TEST_POD_NAME,
+        attemptId: 'job-done',
+        outcome: 'Started',
+        failureKind: null,
+        podId: 'p1',
+        gpuId: null,
+        pricePerHour: null,
+        proxyUrl: 'https://p1-8000.proxy.runpod.net',
+        message: 'started pod p1',
+        joined: false,
+      };
+      await sut.gate.publishResult(published);
+
+      const result = await sut.runner.process(job('job-late', { podName: TEST_POD_NAME }));
+
+      expect(result).toEqual({ ...published, joined: true });
+      expect(sut.joinWaits()).toBe(0);
+      expect(await historyOf(TEST_POD_NAME)).toEqual([]);
+    });
+  });
+
+  describe('a wake that throws', () => {
+    it('records Completed with outcome Failed / wakeOutcome Exception, publishes a Failed result, releases the gate and rethrows', async () => {
+      const boom = new Error('socket hang up');
+      const runpod = new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', () => {
+        throw boom;
+      });
+      const sut = replica(runpod);
+
+      const error = await errorOf(sut.runner.process(job('job-X', { podName: TEST_POD_NAME })));
+
+      expect(error).toBe(boom);
+      expect(await historyOf(TEST_POD_NAME)).toMatchObject([
+        { type: 'Requested', attemptId: 'job-X' },
+        {
+          type: 'Completed',
+          attemptId: 'job-X',
+          outcome: 'Failed',
+          wakeOutcome: 'Exception',
+          reason: 'wake threw: socket hang up',
+          podId: null,
+        },
+      ]);
+      expect(await sut.gate.readResult('job-X')).toMatchObject({
+        outcome: 'Failed',
+        failureKind: 'provider',
+      });
+      expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
+      expect(await sut.progress.get(TEST_POD_NAME)).toBeNull();
+    });
+
+    it('a wake aborted by shutdown is handed back unrecorded (the re-delivery records it) and releases the gate', async () => {
+      const shutdown = new AbortController();
+      const runpod = new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', () => {
+        shutdown.abort();
+        throw new Error('aborted');
+      });
+      const sut = replica(runpod);
+
+      const error = await errorOf(
+        sut.runner.process(job('job-S', { podName: TEST_POD_NAME }), shutdown.signal),
+      );
+
+      expect(error.message).toBe('aborted');
+      expect((await historyOf(TEST_POD_NAME)).map((r) => r.type)).toEqual(['Requested']);
+      expect(await sut.gate.readResult('job-S')).toBeNull();
+      expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
+    });
+  });
+});
