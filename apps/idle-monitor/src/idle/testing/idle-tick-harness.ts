@@ -214,15 +214,21 @@ function at(ms: number | null): string {
   return ms === null ? '-' : `${(ms - T0) / 1000}s`;
 }
 
+/** e.g. 'Ready idle=2 boot=0 ready=3s up=1s': the phase, both counters and both clocks. */
+export function stateLine(state: IdleState): string {
+  return (
+    `${state.phase} idle=${state.idleStreak} boot=${state.bootingTicks} ` +
+    `ready=${at(state.readySince)} up=${at(state.upSince)}`
+  );
+}
+
 /**
- * e.g. 'Ready idle=2 boot=0 ready=3s up=1s | list, metrics qwen-1' and, when the
- * tick asked for a stop, ' => idle'; a skipped tick says so first.
+ * The state line, the tick's calls and, when the tick asked for a stop,
+ * ' => <reason>'; a skipped tick says so first. e.g.
+ * 'Ready idle=5 boot=0 ready=1s up=1s | list, metrics p1, stop p1 => idle'.
  */
 export function tickLine(state: IdleState, calls: readonly string[], outcome: PodTickOutcome): string {
   const skipped = outcome.kind === 'skipped' ? `skipped:${outcome.why} ` : '';
   const stop = outcome.kind === 'advanced' && outcome.stop !== null ? ` => ${outcome.stop}` : '';
-  return (
-    `${skipped}${state.phase} idle=${state.idleStreak} boot=${state.bootingTicks} ` +
-    `ready=${at(state.readySince)} up=${at(state.upSince)} | ${calls.join(', ')}${stop}`
-  );
+  return `${skipped}${stateLine(state)} | ${calls.join(', ')}${stop}`;
 }
