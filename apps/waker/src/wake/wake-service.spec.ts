@@ -1097,26 +1097,21 @@ describe(WakeRun.name, () => {
       expect(result).toMatchObject({ outcome: 'Failed', failureKind: 'refused' });
     });
 
-    // BUG (reported to the lead): refused() means "nothing was billed", but a
-    // 5xx create may have committed a pod (the reason the re-read exists).
-    it.failing(
-      'a 503 create then an unreadable re-read is not a refusal: the 503 may have placed a billing pod',
-      async () => {
-        const runpod = new FakeControlPlane()
-          .onList(emptyVolume(), unreadableList())
-          .onCatalog(RANKED_CATALOG)
-          .onCreate(createRefused(503, 1));
-        const sut = wakeRunHarness(runpod);
+    // Refused means "nothing was billed", but a 5xx create may have committed a pod.
+    it('a 503 create then an unreadable re-read is not a refusal: the 503 may have placed a billing pod', async () => {
+      const runpod = new FakeControlPlane()
+        .onList(emptyVolume(), unreadableList())
+        .onCatalog(RANKED_CATALOG)
+        .onCreate(createRefused(503, 1));
+      const sut = wakeRunHarness(runpod);
 
-        const result = await sut.run();
+      const result = await sut.run();
 
-        expect(result).toMatchObject({ outcome: 'Failed', failureKind: 'provider' });
-      },
-    );
+      expect(result).toMatchObject({ outcome: 'Failed', failureKind: 'provider' });
+    });
 
-    // BUG (reported to the lead): the accepted Start billed, so the wake
-    // history must not classify this wake as Refused ("nothing billed").
-    it.failing('a blank template after an accepted Start is not a refusal: the Start billed', async () => {
+    // The accepted Start billed, so the wake history must not say Refused.
+    it('a blank template after an accepted Start is not a refusal: the Start billed', async () => {
       const runpod = new FakeControlPlane()
         .onList(volumeWith(['p1']))
         .onObserve('p1', found('p1', 'Exited'), found('p1', 'Exited'))

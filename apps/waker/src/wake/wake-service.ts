@@ -5,6 +5,7 @@ import {
   describeCreateEnding,
   describeExclusions,
   mayTerminate,
+  rankPods,
   selectGpus,
   startCreateWalk,
   type CreateWalkStep,
@@ -51,6 +52,8 @@ export class WakeRun {
   private lastProviderStatus: number | null = null;
   private readonly startAttempted = new Set<string>();
   private readonly startedPods = new Set<string>();
+  /** Set once a call RunPod may bill for went out; after that no ending may claim "nothing billed". */
+  private billableIssued = false;
 
   constructor(
     private readonly deps: WakeDependencies,
@@ -61,6 +64,16 @@ export class WakeRun {
 
   private get context(): WakeContext {
     return { candidatesConsidered: this.candidatesConsidered, lastProviderStatus: this.lastProviderStatus };
+  }
+
+  /**
+   * A fail-closed guard declining. It is a refusal (nothing billed) only
+   * while no billable call went out; after an accepted start, or a create
+   * whose answer may have placed a pod, the same guard ends the wake as a
+   * provider failure so the history never says Refused for a wake that billed.
+   */
+  private declined(message: string): WakeResult {
+    return this.billableIssued ? providerFailed(message, this.context) : refused(message, this.context);
   }
 
   private get log(): AppLogger {
@@ -75,10 +88,7 @@ export class WakeRun {
     await this.progress.report('lookup', `looking up pods on volume ${this.pod.volumeId}`);
     const lookup = await this.lookup();
     if (lookup.kind === 'unreadable') {
-      return refused(
-        `volume lookup unreadable (${lookup.reason}); nothing was started or created`,
-        this.context,
-      );
+      return this.declined(`volume lookup unreadable (${lookup.reason}); nothing was started or created`);
     }
     if (lookup.kind === 'not-found') {
       return this.createReplacement([]);
@@ -94,12 +104,14 @@ export class WakeRun {
   /** Step 2: observe every pod on the volume per round and let the volume policy decide. */
   private async driveExisting(initialPodIds: string[]): Promise<WakeResult> {
     let podIds = initialPodIds;
+    let lastSeen: PodObservation[] = [];
     const { maxPolls, pollIntervalMs } = this.deps.config.wake;
     for (let round = 1; round <= maxPolls; round++) {
       await this.progress.report('observe', `round ${round}/${maxPolls}: observing ${podIds.length} pod(s)`);
       const observations = await Promise.all(
         podIds.map((id) => this.deps.client.observePod(id, this.signal)),
       );
+      lastSeen = observations;
       const decision = decideVolume(
         observations.map((observation) => ({
           observation,
@@ -137,9 +149,8 @@ export class WakeRun {
             // next to a live one. Only the volume list can say "no pod".
             const reconfirm = await this.lookup();
             if (reconfirm.kind === 'unreadable') {
-              return refused(
+              return this.declined(
                 `pod ${vanished[0].podId} read as not found and the volume lookup is unreadable (${reconfirm.reason}); nothing was created`,
-                this.context,
               );
             }
             if (reconfirm.kind === 'found') {
@@ -157,7 +168,9 @@ export class WakeRun {
     return {
       outcome: 'Waiting',
       failureKind: null,
-      podId: podIds[0] ?? null,
+      // The pod coming up, not a stale sibling listed before it.
+      podId:
+        rankPods(lastSeen.map((observation) => ({ observation })))?.observation.podId ?? podIds[0] ?? null,
       gpuId: null,
       pricePerHour: null,
       message: `a pod on the volume is still starting after ${maxPolls} observe rounds; poll again`,
@@ -169,8 +182,10 @@ export class WakeRun {
     await this.progress.report('start', `starting stopped pod ${podId}`);
     this.startAttempted.add(podId);
     const result = await this.deps.client.startPod(podId, this.signal);
-    if (result.ok) this.startedPods.add(podId);
-    else this.lastProviderStatus = result.httpStatus;
+    if (result.ok) {
+      this.startedPods.add(podId);
+      this.billableIssued = true;
+    } else this.lastProviderStatus = result.httpStatus;
     this.log[result.ok ? 'info' : 'warn'](
       {
         pod: this.pod.name,
@@ -191,7 +206,7 @@ export class WakeRun {
   private async createReplacement(stalePodIds: string[]): Promise<WakeResult> {
     const { config, client } = this.deps;
     if (this.pod.templateId.trim() === '') {
-      return refused('RUNPOD_TEMPLATE_ID is not set, so the wake refuses to create a pod', this.context);
+      return this.declined('RUNPOD_TEMPLATE_ID is not set, so the wake refuses to create a pod');
     }
     await this.progress.report('create', 'reading the GPU catalog');
     const catalog = await client.getCatalog(this.signal);
@@ -208,7 +223,7 @@ export class WakeRun {
         catalog.length === 0
           ? 'the GPU catalog is unreadable or empty'
           : `no GPU in ${this.pod.datacenterId} is eligible under ${this.pod.maxPricePerHour.toFixed(2)} USD/h: ${describeExclusions(selection.excluded)}`;
-      return refused(`no pod can be created: ${why}`, this.context);
+      return this.declined(`no pod can be created: ${why}`);
     }
     this.log.info(
       { pod: this.pod.name, candidates: candidates.map((c) => `${c.gpuId}@${c.pricePerHour}`), stalePodIds },
@@ -243,9 +258,8 @@ export class WakeRun {
         // re-posting and adopt what is there instead of billing a second pod.
         const reread = await this.lookup();
         if (reread.kind === 'unreadable') {
-          return refused(
+          return this.declined(
             `volume lookup unreadable before a create retry (${reread.reason}); not re-posting`,
-            this.context,
           );
         }
         if (reread.kind === 'found') {
@@ -290,6 +304,7 @@ export class WakeRun {
       );
       this.lastProviderStatus = result.httpStatus;
       retryAfterSeconds = result.retryAfterSeconds;
+      if (mayHavePlacedPod(result.httpStatus)) this.billableIssued = true;
       const accepted = result.httpStatus >= 200 && result.httpStatus < 300;
       this.log[accepted ? 'info' : 'warn'](
         {
@@ -430,6 +445,11 @@ export class WakeRun {
       detail,
     });
   }
+}
+
+/** A 2xx placed a pod; a 5xx or a transport failure may have. Only a 4xx refusal surely placed nothing. */
+function mayHavePlacedPod(httpStatus: number): boolean {
+  return httpStatus < 400 || httpStatus >= 500;
 }
 
 /** 20261130T101500Z: sortable, and legal in a RunPod pod name. */

@@ -1,0 +1,170 @@
+import { AppProcess, eventually, type AppName } from './app-process';
+import { freePort } from './free-port';
+import { deletePrefix } from './redis-cleanup';
+import { REDIS_URL, TEST_API_KEY, TEST_OPERATOR_TOKEN, TEST_WAKE_TOKEN, uniquePrefix } from './test-env';
+
+export const VOLUME_ID = 'vol-eu-ro-1';
+export const TEMPLATE_ID = 'tpl-vllm-qwen';
+
+export interface StackOptions {
+  /** Short name for the Redis prefix and log files. */
+  readonly name: string;
+  readonly gateway?: boolean;
+  readonly wakers?: number;
+  readonly idleMonitors?: number;
+  /** Extra env for every podwarden app (overrides the defaults below). */
+  readonly env?: Record<string, string>;
+  /** Extra env for the simulator (SIM_* variables). */
+  readonly simEnv?: Record<string, string>;
+}
+
+export interface HttpAnswer<T = Record<string, unknown>> {
+  readonly status: number;
+  readonly body: T;
+  readonly contentType: string;
+}
+
+/**
+ * The system under test as real processes: the simulator, the gateway,
+ * N wakers and M idle monitors, all on one Redis under a prefix of their own.
+ */
+export class Stack {
+  readonly wakers: AppProcess[] = [];
+  readonly idleMonitors: AppProcess[] = [];
+  gateway: AppProcess | null = null;
+  sim!: AppProcess;
+  simUrl = '';
+  gatewayUrl = '';
+  readonly prefix: string;
+  env: Record<string, string> = {};
+
+  private constructor(private readonly options: StackOptions) {
+    this.prefix = uniquePrefix(options.name);
+  }
+
+  static async start(options: StackOptions): Promise<Stack> {
+    const stack = new Stack(options);
+    try {
+      await stack.boot();
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+    return stack;
+  }
+
+  private async boot(): Promise<void> {
+    const simPort = await freePort();
+    this.simUrl = `http://127.0.0.1:${simPort}`;
+    this.sim = AppProcess.start(
+      'runpod-sim',
+      { SIM_PORT: String(simPort), SIM_HOST: '127.0.0.1', SIM_API_KEY: TEST_API_KEY, ...(this.options.simEnv ?? {}) },
+      `${this.options.name}-sim`,
+    );
+    await eventually(async () => ((await fetch(`${this.simUrl}/_sim/health`)).ok ? true : undefined), 15_000, 'simulator up');
+
+    const gatewayPort = await freePort();
+    this.gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    this.env = {
+      REDIS_URL,
+      QUEUE_PREFIX: this.prefix,
+      RUNPOD_API_KEY: TEST_API_KEY,
+      RUNPOD_V2_BASE_URL: `${this.simUrl}/v2`,
+      RUNPOD_PROXY_URL_TEMPLATE: `${this.simUrl}/proxy/{podId}-{port}`,
+      RUNPOD_VOLUME_ID: VOLUME_ID,
+      RUNPOD_TEMPLATE_ID: TEMPLATE_ID,
+      RUNPOD_DATACENTER_ID: 'EU-RO-1',
+      RIG_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+      RIG_WAKE_TOKEN: TEST_WAKE_TOKEN,
+      PORT: String(gatewayPort),
+      HOST: '127.0.0.1',
+      WAKE_POLL_INTERVAL_MS: '100',
+      WAKE_MAX_POLLS: '100',
+      WAKE_REQUEST_WAIT_SECONDS: '20',
+      WAKE_MAX_RETRY_AFTER_SECONDS: '1',
+      LOG_LEVEL: 'debug',
+      ...(this.options.env ?? {}),
+    };
+    const waits: Promise<unknown>[] = [];
+    for (let i = 0; i < (this.options.wakers ?? 0); i++) waits.push(this.startWaker());
+    for (let i = 0; i < (this.options.idleMonitors ?? 0); i++) waits.push(this.startIdleMonitor());
+    if (this.options.gateway ?? true) {
+      this.gateway = AppProcess.start('gateway', this.env, `${this.options.name}-gateway`);
+      waits.push(
+        eventually(
+          async () => ((await fetch(`${this.gatewayUrl}/health/ready`)).ok ? true : undefined),
+          20_000,
+          'gateway ready',
+        ),
+      );
+    }
+    await Promise.all(waits);
+  }
+
+  async startWaker(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
+    const waker = AppProcess.start('waker', { ...this.env, ...extraEnv }, `${this.options.name}-waker${this.wakers.length}`);
+    this.wakers.push(waker);
+    await waker.waitForMessage('waker consuming wake jobs', 20_000);
+    return waker;
+  }
+
+  async startIdleMonitor(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
+    const monitor = AppProcess.start(
+      'idle-monitor',
+      { ...this.env, ...extraEnv },
+      `${this.options.name}-idle${this.idleMonitors.length}`,
+    );
+    this.idleMonitors.push(monitor);
+    await monitor.waitForMessage('idle monitor ticking', 20_000);
+    return monitor;
+  }
+
+  async stop(): Promise<void> {
+    const all = [this.gateway, ...this.wakers, ...this.idleMonitors].filter((p): p is AppProcess => p !== null);
+    await Promise.all(all.map((p) => p.stop()));
+    if (this.sim) await this.sim.stop();
+    await deletePrefix(this.prefix).catch(() => undefined);
+  }
+
+  /** A request to the gateway; `token` 'operator' | 'wake' | none. */
+  async api<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: { token?: 'operator' | 'wake' | string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<HttpAnswer<T>> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (options.token === 'operator') headers['X-Rig-Operator-Token'] = TEST_OPERATOR_TOKEN;
+    else if (options.token === 'wake') headers['X-Rig-Operator-Token'] = TEST_WAKE_TOKEN;
+    else if (options.token) headers['X-Rig-Operator-Token'] = options.token;
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(`${this.gatewayUrl}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    return answer<T>(response);
+  }
+
+  /** A request to the simulator's admin API (/_sim...) or its REST/proxy routes. */
+  async simRequest<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>> {
+    const response = await fetch(`${this.simUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return answer<T>(response);
+  }
+}
+
+async function answer<T>(response: Response): Promise<HttpAnswer<T>> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === '' ? null : JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, body: body as T, contentType: response.headers.get('content-type') ?? '' };
+}
+
+export type { AppName };
