@@ -59,6 +59,28 @@ describe('IdleTick: the Down edge and refused stops', () => {
     expect(await triggers(h)).toEqual(['Stop p1 idle ok=true', 'Stop p1 idle ok=true']);
   });
 
+  it('a restart the monitor did not cause (Ready, then the control plane shows Starting) withdraws readiness, drops the baseline and starts a fresh boot', async () => {
+    const h = harness();
+    scrape(h, 0);
+    const serving = await h.lines(4);
+    h.fake.setPod('p1', { metrics: null, observation: 'Starting' });
+    const restarting = await h.next();
+    scrape(h, 0);
+    const back = await h.next();
+
+    expect(serving.at(-1)).toBe('Ready idle=3 boot=0 ready=1s up=1s | list, metrics p1');
+    expect(restarting.line).toBe('Booting idle=0 boot=1 ready=- up=1s | list, metrics p1, observe p1');
+    expect(restarting.record.baselines).toEqual({});
+    expect(back.line).toBe('Ready idle=0 boot=0 ready=6s up=1s | list, metrics p1');
+    expect(h.logs.messages('info').filter((m) => m.includes('starting again'))).toEqual([
+      'pod p1 is starting again; readiness cleared',
+    ]);
+    expect(readyLines(h)).toEqual([
+      '[idle-monitor] pod p1 ready after 0s (boot grace 20m00s)',
+      '[idle-monitor] pod p1 ready after 1s (boot grace 20m00s)',
+    ]);
+  });
+
   it('after an accepted stop, the same id answering metrics at once (no startup seen between) still seeds a fresh baseline', async () => {
     const h = harness();
     await untilIdleStopIsDue(h);

@@ -49,6 +49,19 @@ describe('IdleTick: every pod on the volume, and ticks that see nothing', () => 
     expect(await h.actionsOf()).toEqual([]);
   });
 
+  it('baselines of pods that left the volume are pruned, so replacements cannot grow the record', async () => {
+    const h = harness();
+    h.fake.setPod('old', { metrics: { active: 0, completed: 4 } });
+    h.fake.setPod('new', { metrics: { active: 0, completed: 0 } });
+    const both = await h.next();
+    h.fake.removePod('old');
+    const replaced = await h.next();
+
+    expect(both.record.baselines).toEqual({ old: 4, new: 0 });
+    expect(replaced.record.baselines).toEqual({ new: 0 });
+    expect(replaced.line).toBe('Ready idle=1 boot=0 ready=1s up=1s | list, metrics new');
+  });
+
   it('a single pod on the volume logs no multi-pod warning', async () => {
     const h = harness();
     scrape(h, 0);
