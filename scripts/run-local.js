@@ -81,9 +81,11 @@ process.on('SIGTERM', () => shutdown(0));
 
 start('runpod-sim');
 setTimeout(() => {
+  if (stopping) return;
   for (const app of ['gateway', 'waker', 'idle-monitor']) start(app);
   const base = `http://127.0.0.1:${GATEWAY_PORT}`;
   setTimeout(() => {
+    if (stopping) return;
     process.stdout.write(`
 podwarden is running against the RunPod simulator (no account, no money).
 

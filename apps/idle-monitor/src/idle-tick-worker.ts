@@ -75,7 +75,7 @@ export class IdleTickWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async process(job: Job): Promise<{ pods: Record<string, string> }> {
-    const outcomes = await this.tick.run(String(job.id));
+    const outcomes = await this.tick.run(String(job.id), scheduledAtOf(job));
     const pods: Record<string, string> = {};
     for (const [name, outcome] of outcomes) {
       pods[name] =
@@ -91,4 +91,10 @@ export class IdleTickWorker implements OnApplicationBootstrap, OnApplicationShut
     await this.queue?.close().catch(() => undefined);
     for (const connection of this.connections) await connection.quit().catch(() => connection.disconnect());
   }
+}
+
+/** Scheduler job ids end in the tick's scheduled time (repeat:<scheduler>:<millis>); else the creation time. */
+export function scheduledAtOf(job: Pick<Job, 'id' | 'timestamp'>): number {
+  const match = /:(\d{10,})$/.exec(String(job.id ?? ''));
+  return match ? Number(match[1]) : job.timestamp;
 }

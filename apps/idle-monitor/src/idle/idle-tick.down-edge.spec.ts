@@ -41,6 +41,7 @@ describe('IdleTick: the Down edge and refused stops', () => {
       baselines: {},
       updatedAt: stopped.record.updatedAt,
       lastTickId: 'tick-7',
+      lastTickScheduledAt: null,
     });
     expect(starting.line).toBe('Booting idle=0 boot=1 ready=- up=8s | list, metrics p1, observe p1');
     expect(again).toEqual([
@@ -193,6 +194,7 @@ describe('IdleTick: the Down edge and refused stops', () => {
       baselines: {},
       updatedAt: afterStop.updatedAt,
       lastTickId: 'tick-3',
+      lastTickScheduledAt: null,
     });
     expect(back.line).toBe('Ready idle=0 boot=0 ready=4s up=4s | list, metrics p1');
     expect(await triggers(h)).toEqual(['Stop p1 manual ok=true']);

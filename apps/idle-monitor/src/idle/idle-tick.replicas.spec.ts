@@ -34,6 +34,19 @@ describe('IdleTick: re-runs and replicas', () => {
     expect((await h.actionsOf()).map((a) => a.trigger)).toEqual(['idle']);
   });
 
+  it('an older tick delivered late (after newer ticks ran) is skipped by its scheduled time', async () => {
+    const h = harness();
+    scrape(h, 0);
+    await h.tick.run('tick-a', 1_000);
+    await h.tick.run('tick-b', 2_000);
+    const before = await h.store.load('qwen');
+    const late = await h.tick.run('tick-a-redelivered', 1_000);
+
+    expect(late.get('qwen')).toEqual({ kind: 'skipped', why: 'already-ticked' });
+    expect(await h.store.load('qwen')).toEqual(before);
+    expect(before.lastTickScheduledAt).toBe(2_000);
+  });
+
   it('two replicas running the same tick at once evaluate the pod once: one scrape, one stop at most', async () => {
     const h = harness();
     const other = h.replica();

@@ -46,7 +46,7 @@ export type PodTickOutcome =
 export class IdleTick {
   constructor(private readonly deps: IdleTickDependencies) {}
 
-  async run(tickId: string): Promise<Map<string, PodTickOutcome>> {
+  async run(tickId: string, scheduledAt: number | null = null): Promise<Map<string, PodTickOutcome>> {
     const { config, client } = this.deps;
     const pods = config.pods.filter((pod) => isPodConfigured(config, pod));
     const outcomes = new Map<string, PodTickOutcome>();
@@ -54,15 +54,22 @@ export class IdleTick {
       if (!pods.includes(pod)) outcomes.set(pod.name, { kind: 'skipped', why: 'unconfigured' });
     if (pods.length === 0) return outcomes;
     const list = await client.listPods();
-    const results = await mapBounded(pods, this.deps.concurrency, (pod) => this.tickPod(pod, list, tickId));
+    const results = await mapBounded(pods, this.deps.concurrency, (pod) =>
+      this.tickPod(pod, list, tickId, scheduledAt),
+    );
     pods.forEach((pod, i) => outcomes.set(pod.name, results[i]));
     return outcomes;
   }
 
-  private async tickPod(pod: PodConfig, list: PodList, tickId: string): Promise<PodTickOutcome> {
+  private async tickPod(
+    pod: PodConfig,
+    list: PodList,
+    tickId: string,
+    scheduledAt: number | null,
+  ): Promise<PodTickOutcome> {
     const leaseMs = 5_000;
     const locked = await this.deps.store.withLock(pod.name, randomUUID(), leaseMs, 0, () =>
-      this.evaluate(pod, list, tickId),
+      this.evaluate(pod, list, tickId, scheduledAt),
     );
     if (!locked.ran) {
       this.deps.logger.info({ pod: pod.name, tickId }, 'previous tick for this pod still running; skipping');
@@ -71,10 +78,20 @@ export class IdleTick {
     return locked.value;
   }
 
-  private async evaluate(pod: PodConfig, list: PodList, tickId: string): Promise<PodTickOutcome> {
+  private async evaluate(
+    pod: PodConfig,
+    list: PodList,
+    tickId: string,
+    scheduledAt: number | null,
+  ): Promise<PodTickOutcome> {
     const { store, logger, config } = this.deps;
     const record = await store.load(pod.name);
     if (record.lastTickId === tickId) return { kind: 'skipped', why: 'already-ticked' };
+    const lastScheduled = record.lastTickScheduledAt ?? null;
+    if (scheduledAt !== null && lastScheduled !== null && scheduledAt <= lastScheduled) {
+      // A stalled tick re-delivered after newer ones ran: its observation is stale and was counted or superseded.
+      return { kind: 'skipped', why: 'already-ticked' };
+    }
 
     const settings = idleSettings({
       idleMinutes: pod.idleMinutes,
@@ -153,7 +170,13 @@ export class IdleTick {
       }
     }
 
-    const next: IdleRecord = { state, baselines, updatedAt: now, lastTickId: tickId };
+    const next: IdleRecord = {
+      state,
+      baselines,
+      updatedAt: now,
+      lastTickId: tickId,
+      lastTickScheduledAt: scheduledAt ?? lastScheduled,
+    };
     await store.save(pod.name, next);
     logger.debug(
       {

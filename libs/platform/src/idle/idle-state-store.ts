@@ -9,6 +9,8 @@ export interface IdleRecord {
   readonly updatedAt: number | null;
   /** The tick job that last advanced this record: a tick re-run after a stall must not count twice. */
   readonly lastTickId: string | null;
+  /** When that tick was scheduled: a stalled older tick delivered late must not count again either. */
+  readonly lastTickScheduledAt?: number | null;
 }
 
 export const EMPTY_IDLE_RECORD: IdleRecord = {
@@ -44,6 +46,7 @@ export class IdleStateStore {
         baselines: parsed.baselines ?? {},
         updatedAt: parsed.updatedAt ?? null,
         lastTickId: parsed.lastTickId ?? null,
+        lastTickScheduledAt: parsed.lastTickScheduledAt ?? null,
       };
     } catch {
       return EMPTY_IDLE_RECORD;
