@@ -27,7 +27,8 @@ module.exports = {
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
       moduleNameMapper,
-      testTimeout: 120000,
+      testTimeout: 180000,
+      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-setup.ts'],
     },
   ],
 };

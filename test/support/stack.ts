@@ -58,10 +58,19 @@ export class Stack {
     this.simUrl = `http://127.0.0.1:${simPort}`;
     this.sim = AppProcess.start(
       'runpod-sim',
-      { SIM_PORT: String(simPort), SIM_HOST: '127.0.0.1', SIM_API_KEY: TEST_API_KEY, ...(this.options.simEnv ?? {}) },
+      {
+        SIM_PORT: String(simPort),
+        SIM_HOST: '127.0.0.1',
+        SIM_API_KEY: TEST_API_KEY,
+        ...(this.options.simEnv ?? {}),
+      },
       `${this.options.name}-sim`,
     );
-    await eventually(async () => ((await fetch(`${this.simUrl}/_sim/health`)).ok ? true : undefined), 15_000, 'simulator up');
+    await eventually(
+      async () => ((await fetch(`${this.simUrl}/_sim/health`)).ok ? true : undefined),
+      15_000,
+      'simulator up',
+    );
 
     const gatewayPort = await freePort();
     this.gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -102,7 +111,11 @@ export class Stack {
   }
 
   async startWaker(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
-    const waker = AppProcess.start('waker', { ...this.env, ...extraEnv }, `${this.options.name}-waker${this.wakers.length}`);
+    const waker = AppProcess.start(
+      'waker',
+      { ...this.env, ...extraEnv },
+      `${this.options.name}-waker${this.wakers.length}`,
+    );
     this.wakers.push(waker);
     await waker.waitForMessage('waker consuming wake jobs', 20_000);
     return waker;
@@ -120,7 +133,9 @@ export class Stack {
   }
 
   async stop(): Promise<void> {
-    const all = [this.gateway, ...this.wakers, ...this.idleMonitors].filter((p): p is AppProcess => p !== null);
+    const all = [this.gateway, ...this.wakers, ...this.idleMonitors].filter(
+      (p): p is AppProcess => p !== null,
+    );
     await Promise.all(all.map((p) => p.stop()));
     if (this.sim) await this.sim.stop();
     await deletePrefix(this.prefix).catch(() => undefined);
@@ -146,7 +161,11 @@ export class Stack {
   }
 
   /** A request to the simulator's admin API (/_sim...) or its REST/proxy routes. */
-  async simRequest<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>> {
+  async simRequest<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<HttpAnswer<T>> {
     const response = await fetch(`${this.simUrl}${path}`, {
       method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -164,7 +183,11 @@ async function answer<T>(response: Response): Promise<HttpAnswer<T>> {
   } catch {
     body = text;
   }
-  return { status: response.status, body: body as T, contentType: response.headers.get('content-type') ?? '' };
+  return {
+    status: response.status,
+    body: body as T,
+    contentType: response.headers.get('content-type') ?? '',
+  };
 }
 
 export type { AppName };

@@ -306,7 +306,7 @@ export class WakeRun {
       retryAfterSeconds = result.retryAfterSeconds;
       if (mayHavePlacedPod(result.httpStatus)) this.billableIssued = true;
       const accepted = result.httpStatus >= 200 && result.httpStatus < 300;
-      this.log[accepted ? 'info' : 'warn'](
+      this.log[accepted && result.podId ? 'info' : 'warn'](
         {
           pod: this.pod.name,
           podId: result.podId,

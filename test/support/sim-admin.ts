@@ -1,0 +1,73 @@
+import type { Stack } from './stack';
+import { VOLUME_ID } from './stack';
+
+/** Simulated durations short enough for a scenario to run in seconds. */
+export const FAST_TIMINGS = {
+  provisioningMs: 300,
+  startingMs: 300,
+  gpuAttachMs: 100,
+  modelLoadMs: 600,
+  chatMs: 200,
+  terminateMs: 0,
+};
+
+export interface SimCall {
+  readonly at: string;
+  readonly method: string;
+  readonly path: string;
+  readonly query: string | Record<string, string>;
+  readonly body: unknown;
+  readonly status: number;
+  readonly authorized: boolean;
+}
+
+export async function resetSim(stack: Stack, patch: Record<string, unknown> = {}): Promise<void> {
+  const answer = await stack.simRequest('POST', '/_sim/reset', { timings: FAST_TIMINGS, ...patch });
+  if (answer.status !== 200)
+    throw new Error(`sim reset failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+}
+
+export async function seedPod(stack: Stack, seed: Record<string, unknown>): Promise<string> {
+  const answer = await stack.simRequest<{ id: string }>('POST', '/_sim/pods', {
+    volumeId: VOLUME_ID,
+    ...seed,
+  });
+  if (answer.status !== 201) throw new Error(`seed failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.id;
+}
+
+export async function injectFault(stack: Stack, fault: Record<string, unknown>): Promise<void> {
+  const answer = await stack.simRequest('POST', '/_sim/faults', fault);
+  if (answer.status !== 201)
+    throw new Error(`fault rejected: ${answer.status} ${JSON.stringify(answer.body)}`);
+}
+
+export async function simCalls(stack: Stack): Promise<SimCall[]> {
+  const answer = await stack.simRequest<{ calls: SimCall[] }>('GET', '/_sim/calls');
+  return answer.body.calls;
+}
+
+export async function clearSimCalls(stack: Stack): Promise<void> {
+  await stack.simRequest('DELETE', '/_sim/calls');
+}
+
+/** The billable writes the system issued, in order: "POST /pods", "POST /pods/{id}/action start", "DELETE /pods/{id}". */
+export async function simWrites(stack: Stack): Promise<string[]> {
+  return (await simCalls(stack))
+    .filter((c) => c.method !== 'GET')
+    .map((c) => {
+      const action = (c.body as { action?: string } | null)?.action;
+      return `${c.method} ${c.path}${action ? ` ${action}` : ''}`;
+    });
+}
+
+export interface SimPod {
+  readonly id: string;
+  readonly status: string;
+  readonly [key: string]: unknown;
+}
+
+export async function simPods(stack: Stack): Promise<SimPod[]> {
+  const answer = await stack.simRequest<{ pods: SimPod[] }>('GET', '/_sim/state');
+  return answer.body.pods;
+}
