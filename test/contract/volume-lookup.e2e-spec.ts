@@ -145,13 +145,10 @@ describe('contract: listPods / lookupByVolume against the simulator', () => {
   // volume. /tmp/wire.md makes `id` part of every pod object and the seed says a bad list is
   // Unreadable and NotFound is the only gate before a create, so this must be `unreadable`:
   // a not-found here bills a second pod next to a live one.
-  it.failing(
-    'a listed pod on our volume without an id is never read as no pod (unreadable, not not-found)',
-    async () => {
-      await h.reset({ pods: POD_SEEDS.filter((pod) => pod.id === 'pod-b-running') });
-      await h.injectFault({ route: 'list', kind: 'no-id' });
-      const { lookup } = await h.client.lookupByVolume(VOLUME_ID);
-      expect(lookup.kind).toBe('unreadable');
-    },
-  );
+  it('a listed pod on our volume without an id is never read as no pod (unreadable, not not-found)', async () => {
+    await h.reset({ pods: POD_SEEDS.filter((pod) => pod.id === 'pod-b-running') });
+    await h.injectFault({ route: 'list', kind: 'no-id' });
+    const { lookup } = await h.client.lookupByVolume(VOLUME_ID);
+    expect(lookup.kind).toBe('unreadable');
+  });
 });

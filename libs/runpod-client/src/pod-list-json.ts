@@ -33,9 +33,12 @@ export function podListFromOutcome(outcome: ExchangeOutcome): PodList {
   const pods: ListedPod[] = [];
   for (const entry of entries) {
     const pod = listedPodOf(entry);
-    if (pod !== null) {
-      pods.push(pod);
+    if (pod === null) {
+      // A pod we cannot identify may be the one on our volume: skipping it
+      // would read a billing pod as "no pod" and invite a second create.
+      return { kind: 'unreadable', reason: 'pod list has an entry without an id' };
     }
+    pods.push(pod);
   }
   return { kind: 'listed', pods };
 }

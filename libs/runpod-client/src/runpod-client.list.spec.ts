@@ -90,19 +90,20 @@ describe('RunPodClient.listPods', () => {
     expect(list.kind === 'listed' && list.pods.map((p) => p.id)).toEqual(['p1', 'p2']);
   });
 
-  it('skips entries without a string id, keeping the rest in order', async () => {
-    answer(200, [
-      pod({ id: 'first' }),
-      pod({ id: undefined }),
-      pod({ id: 42 }),
-      pod({ id: '  ' }),
-      null,
-      'x',
-      pod({ id: 'last' }),
-    ]);
-    const list = await mock.client.listPods();
-    expect(list.kind === 'listed' && list.pods.map((p) => p.id)).toEqual(['first', 'last']);
-  });
+  it.each([
+    ['a missing id', pod({ id: undefined })],
+    ['a numeric id', pod({ id: 42 })],
+    ['a blank id', pod({ id: '  ' })],
+    ['a null entry', null],
+    ['a string entry', 'x'],
+  ])(
+    'reads a list with %s as unreadable: an unidentifiable pod may be the billing one',
+    async (_label, bad) => {
+      answer(200, [pod({ id: 'first' }), bad, pod({ id: 'last' })]);
+      const list = await mock.client.listPods();
+      expect(list).toEqual({ kind: 'unreadable', reason: 'pod list has an entry without an id' });
+    },
+  );
 
   it('reads an empty array as an empty, readable list', async () => {
     answer(200, []);
