@@ -139,12 +139,7 @@ describe('contract: listPods / lookupByVolume against the simulator', () => {
     await h.waitForCall((call) => call.fault === 'delay');
   });
 
-  // MISMATCH (client side): the simulator's `no-id` list fault answers 200 with every pod's
-  // `id` stripped. libs/runpod-client/src/pod-list-json.ts (listedPodOf) silently drops id-less
-  // entries, so volume-lookup.ts answers `not-found` although the list shows a pod mounting our
-  // volume. /tmp/wire.md makes `id` part of every pod object and the seed says a bad list is
-  // Unreadable and NotFound is the only gate before a create, so this must be `unreadable`:
-  // a not-found here bills a second pod next to a live one.
+  // A pod without an id may be the one on our volume: the list is unreadable, never "no pod".
   it('a listed pod on our volume without an id is never read as no pod (unreadable, not not-found)', async () => {
     await h.reset({ pods: POD_SEEDS.filter((pod) => pod.id === 'pod-b-running') });
     await h.injectFault({ route: 'list', kind: 'no-id' });
