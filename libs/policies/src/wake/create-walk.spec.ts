@@ -255,7 +255,9 @@ describe('create walk', () => {
     ['negative retries', state(5, 0, -1, 3)],
     ['more retries than the budget', state(3, 1, 3, 0)],
   ])('refuses to advance %s: there is no pending POST', (_case, walkState) => {
-    expect(() => advanceCreateWalk(walkState, answer(201, 'pod-1'))).toThrow(RangeError);
+    expect(() => advanceCreateWalk(walkState, answer(201, 'pod-1'))).toThrow(
+      new RangeError('advanceCreateWalk: this state has no pending POST (the walk already ended)'),
+    );
   });
 
   it('advances a pending post on the last candidate with no retries left', () => {
@@ -316,33 +318,31 @@ describe('create walk', () => {
 });
 
 describe('describeCreateEnding', () => {
-  const endedAfter = (count: number, answers: CreateAttemptResult[]): CreateWalkEnded => {
-    const last = replayCreateWalk(count, answers).steps.at(-1);
-    if (last?.kind !== 'ended') {
-      throw new Error('the scripted walk did not end');
-    }
-    return last;
-  };
-
-  it.each<[string, CreateWalkEnded, string]>([
-    ['the incident', endedAfter(1, [answer(400)]), 'ended Exhausted after 1 of 1 candidate(s) and 0 retries'],
-    ['no candidates', endedAfter(0, []), 'ended Exhausted after 0 of 0 candidate(s) and 0 retries'],
+  // The walk runs inside each test, so a broken walk fails that test rather than the file.
+  it.each<[string, number, CreateAttemptResult[], string]>([
+    ['the incident', 1, [answer(400)], 'ended Exhausted after 1 of 1 candidate(s) and 0 retries'],
+    ['no candidates', 0, [], 'ended Exhausted after 0 of 0 candidate(s) and 0 retries'],
     [
       'retries spent across two candidates',
-      endedAfter(3, [answer(429), answer(400), answer(503), answer(500)]),
+      3,
+      [answer(429), answer(400), answer(503), answer(500)],
       'ended RetriesExhausted after 2 of 3 candidate(s) and 2 retries',
     ],
     [
       'one retry then an abort',
-      endedAfter(4, [answer(503), answer(402)]),
+      4,
+      [answer(503), answer(402)],
       'ended Aborted after 1 of 4 candidate(s) and 1 retries',
     ],
     [
       'a created pod with no id',
-      endedAfter(2, [answer(400), answer(202, null)]),
+      2,
+      [answer(400), answer(202, null)],
       'ended CreatedWithoutId after 2 of 2 candidate(s) and 0 retries',
     ],
-  ])('says how the walk ended: %s', (_case, step, sentence) => {
-    expect(describeCreateEnding(step)).toBe(sentence);
+  ])('says how the walk ended: %s', (_case, count, answers, sentence) => {
+    const last = replayCreateWalk(count, answers).steps.at(-1);
+    expect(last?.kind).toBe('ended');
+    expect(describeCreateEnding(last as CreateWalkEnded)).toBe(sentence);
   });
 });

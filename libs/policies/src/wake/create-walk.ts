@@ -9,7 +9,7 @@ export type CreateAttemptClass =
 export function classifyCreateAttempt(httpStatus: number, podId: string | null): CreateAttemptClass {
   if (httpStatus >= 200 && httpStatus <= 299) {
     // Any 2xx may have placed a billing pod; one we cannot name cannot be driven or stopped.
-    return isBlank(podId) ? 'CreatedWithoutId' : 'Created';
+    return trimmedId(podId) === '' ? 'CreatedWithoutId' : 'Created';
   }
   switch (httpStatus) {
     case 400: // this GPU cannot be placed here right now
@@ -81,7 +81,7 @@ export function advanceCreateWalk(state: CreateWalkState, result: CreateAttemptR
       return {
         kind: 'created',
         candidateIndex: state.candidateIndex,
-        podId: (result.podId ?? '').trim(),
+        podId: trimmedId(result.podId),
         state: answered,
       };
     case 'CreatedWithoutId':
@@ -153,6 +153,6 @@ export function describeCreateEnding(step: CreateWalkEnded): string {
   return `ended ${step.ending} after ${candidatesTried} of ${state.candidateCount} candidate(s) and ${retries} retries`;
 }
 
-function isBlank(value: string | null): boolean {
-  return value === null || value.trim() === '';
+function trimmedId(podId: string | null): string {
+  return podId === null ? '' : podId.trim();
 }

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import type { Availability, DataCenterAvailability, GpuCatalogEntry } from '../domain/gpu';
 import {
+  compareGpuCandidates,
   describeExclusions,
+  judgeGpu,
   selectGpus,
   type GpuCandidate,
   type GpuExclusion,
@@ -299,6 +301,10 @@ describe('selectGpus rules', () => {
     ],
   ])('%s', (_rule, entry, change, expected) => {
     expect(reasonFor(entry, change)).toBe(expected);
+    const judgement = judgeGpu(entry, criteria(change));
+    expect(judgement.kind === 'eligible' ? 'eligible' : judgement).toEqual(
+      expected === 'eligible' ? 'eligible' : { kind: 'excluded', reason: expected },
+    );
     const selection = only(entry, change);
     expect(selection.candidates.length + selection.excluded.length).toBe(1);
   });
@@ -326,6 +332,32 @@ describe('selectGpus rules', () => {
     ],
   ])('each GPU gets the first failing reason: %s', (_rule, entry, change, expected) => {
     expect(only(entry, change).excluded).toEqual([{ gpuId: 'g', reason: expected }]);
+  });
+
+  it.each<[string, GpuCatalogEntry, Partial<GpuSelectionCriteria>, string]>([
+    [
+      'a dotless ı in the allowlist is not an i',
+      gpu('NVIDIA L40S', 0.5, 48, inOurDc()),
+      { allowlist: ['NVıDıA L40S'] },
+      'NotAllowlisted',
+    ],
+    [
+      'a dotless ı in the datacenter id is not an i',
+      gpu('g', 0.5, 48, [{ id: 'US-ıL-1', availability: 'HIGH' }]),
+      { dataCenterId: 'US-IL-1' },
+      'NotInDataCenter',
+    ],
+  ])('case folding never matches look-alike letters: %s', (_rule, entry, change, expected) => {
+    expect(judgeGpu(entry, criteria(change))).toEqual({ kind: 'excluded', reason: expected });
+  });
+
+  it('an eligible judgement carries the candidate as ranked', () => {
+    expect(
+      judgeGpu(gpu('NVIDIA L40S', 1.09, 48, inOurDc('MEDIUM')), criteria({ maxPricePerHour: 2 })),
+    ).toEqual({
+      kind: 'eligible',
+      candidate: { gpuId: 'NVIDIA L40S', pricePerHour: 1.09, dataCenterAvailability: 'MEDIUM', vramGb: 48 },
+    });
   });
 
   it('a candidate carries our datacenter availability, not the global one, and its VRAM as given', () => {
@@ -358,6 +390,59 @@ describe('selectGpus rules', () => {
     const expected = ['cheap', 'Z-high', 'a-high', 'z-high', 'a-medium', 'a-low', 'b-low', 'dear'];
     expect(selectGpus(catalog, criteria()).candidates.map((c) => c.gpuId)).toEqual(expected);
     expect(selectGpus([...catalog].reverse(), criteria()).candidates.map((c) => c.gpuId)).toEqual(expected);
+  });
+
+  describe('compareGpuCandidates', () => {
+    const candidate = (gpuId: string, pricePerHour: number, availability: Availability): GpuCandidate => ({
+      gpuId,
+      pricePerHour,
+      dataCenterAvailability: availability,
+      vramGb: null,
+    });
+
+    it.each<[string, GpuCandidate, GpuCandidate, number]>([
+      ['the cheaper GPU comes first', candidate('z', 0.5, 'LOW'), candidate('a', 0.6, 'HIGH'), -1],
+      ['the dearer GPU comes last', candidate('a', 0.6, 'HIGH'), candidate('z', 0.5, 'LOW'), 1],
+      [
+        'at equal price more capacity comes first',
+        candidate('z', 0.5, 'HIGH'),
+        candidate('a', 0.5, 'MEDIUM'),
+        -1,
+      ],
+      [
+        'at equal price less capacity comes last',
+        candidate('a', 0.5, 'LOW'),
+        candidate('z', 0.5, 'MEDIUM'),
+        1,
+      ],
+      [
+        'at equal price and capacity the lower id comes first',
+        candidate('a', 0.5, 'LOW'),
+        candidate('b', 0.5, 'LOW'),
+        -1,
+      ],
+      [
+        'at equal price and capacity the higher id comes last',
+        candidate('b', 0.5, 'LOW'),
+        candidate('a', 0.5, 'LOW'),
+        1,
+      ],
+      [
+        'ids compare by code unit: upper case before lower case',
+        candidate('Z', 0.5, 'LOW'),
+        candidate('a', 0.5, 'LOW'),
+        -1,
+      ],
+      ['identical candidates are equal', candidate('a', 0.5, 'LOW'), candidate('a', 0.5, 'LOW'), 0],
+    ])('%s', (_rule, a, b, sign) => {
+      expect(Math.sign(compareGpuCandidates(a, b))).toBe(sign);
+    });
+
+    it('the id tie-break answers exactly -1, 1 or 0', () => {
+      expect(compareGpuCandidates(candidate('a', 1, 'LOW'), candidate('b', 1, 'LOW'))).toBe(-1);
+      expect(compareGpuCandidates(candidate('b', 1, 'LOW'), candidate('a', 1, 'LOW'))).toBe(1);
+      expect(compareGpuCandidates(candidate('b', 1, 'LOW'), candidate('b', 1, 'LOW'))).toBe(0);
+    });
   });
 
   it('an empty catalog yields no candidate and no exclusion', () => {

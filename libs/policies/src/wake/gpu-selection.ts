@@ -40,7 +40,8 @@ export interface GpuSelection {
   excluded: GpuExclusion[];
 }
 
-type Judgement =
+/** One GPU's verdict against the criteria. */
+export type GpuJudgement =
   { kind: 'eligible'; candidate: GpuCandidate } | { kind: 'excluded'; reason: GpuExclusionReason };
 
 /**
@@ -52,25 +53,25 @@ export function selectGpus(
   catalog: readonly GpuCatalogEntry[],
   criteria: GpuSelectionCriteria,
 ): GpuSelection {
-  const allowlist = new Set(criteria.allowlist.map(normalizeId).filter((id) => id !== ''));
   const candidates: GpuCandidate[] = [];
   const excluded: GpuExclusion[] = [];
   for (const gpu of catalog) {
-    const judgement = judgeGpu(gpu, criteria, allowlist);
+    const judgement = judgeGpu(gpu, criteria);
     if (judgement.kind === 'eligible') {
       candidates.push(judgement.candidate);
     } else {
       excluded.push({ gpuId: gpu.id, reason: judgement.reason });
     }
   }
-  return { candidates: candidates.sort(compareCandidates), excluded };
+  return { candidates: candidates.sort(compareGpuCandidates), excluded };
 }
 
-function judgeGpu(
-  gpu: GpuCatalogEntry,
-  criteria: GpuSelectionCriteria,
-  allowlist: ReadonlySet<string>,
-): Judgement {
+/**
+ * Judges one GPU. An excluded GPU carries the first check it failed, in the
+ * order datacenter, capacity, allowlist or VRAM, known price, price cap.
+ */
+export function judgeGpu(gpu: GpuCatalogEntry, criteria: GpuSelectionCriteria): GpuJudgement {
+  const allowlist = criteria.allowlist.map(normalizeId).filter((id) => id !== '');
   const ourDataCenter = normalizeId(criteria.dataCenterId);
   // A blank datacenter matches nothing: we would not know where the volume is.
   const dataCenter =
@@ -82,8 +83,8 @@ function judgeGpu(
   if (!(AVAILABILITY_RANK[dataCenter.availability] >= 1)) {
     return { kind: 'excluded', reason: 'NoCapacity' };
   }
-  if (allowlist.size > 0) {
-    if (!allowlist.has(normalizeId(gpu.id))) {
+  if (allowlist.length > 0) {
+    if (!allowlist.includes(normalizeId(gpu.id))) {
       return { kind: 'excluded', reason: 'NotAllowlisted' };
     }
   } else if (gpu.vramGb !== null && !(gpu.vramGb >= criteria.minVramGb)) {
@@ -109,7 +110,8 @@ function judgeGpu(
   };
 }
 
-function compareCandidates(a: GpuCandidate, b: GpuCandidate): number {
+/** Ranking order: cheapest first, then more capacity in our datacenter, then id. */
+export function compareGpuCandidates(a: GpuCandidate, b: GpuCandidate): number {
   if (a.pricePerHour !== b.pricePerHour) {
     return a.pricePerHour - b.pricePerHour;
   }
@@ -122,6 +124,7 @@ function compareCandidates(a: GpuCandidate, b: GpuCandidate): number {
   return a.gpuId < b.gpuId ? -1 : a.gpuId > b.gpuId ? 1 : 0;
 }
 
+// Simple lower-case folding: look-alike letters (a dotless ı) stay distinct from ASCII.
 function normalizeId(id: string): string {
   return id.trim().toLowerCase();
 }
