@@ -1,0 +1,65 @@
+import { Stack } from '../support/stack';
+import {
+  FAST_IDLE_ENV,
+  actions,
+  emptyVolume,
+  messagesWith,
+  seedPod,
+  simPod,
+  stopCalls,
+  tickLines,
+  waitForTick,
+} from './support/idle-harness';
+
+const WINDOW_TICKS = 6;
+
+jest.setTimeout(60_000);
+
+describe('IDLE_DRY_RUN=true', () => {
+  let stack: Stack;
+  const monitors = (): Stack['idleMonitors'] => stack.idleMonitors;
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      name: 'idle-dry-run',
+      idleMonitors: 1,
+      env: { ...FAST_IDLE_ENV, IDLE_DRY_RUN: 'true' },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('logs "would stop <podId> (idle)" when the window is up, calls nothing, records no Stop, and waits a full window before saying it again', async () => {
+    expect(messagesWith(monitors(), 'IDLE_DRY_RUN=true')).toHaveLength(1);
+    const since = await emptyVolume(stack, monitors);
+    const podId = await seedPod(stack, { id: 'dry-run-pod', status: 'RUNNING', vllmReady: true });
+    await stack.idleMonitors[0].waitForMessage(`would stop ${podId} (idle)`, 15_000);
+    const first = tickLines(monitors()).find(
+      (t) =>
+        (t.scheduledAt ?? t.at) > since && t.phase === 'Ready' && t.idleStreak === 0 && t.signal === 'Idle',
+    )!;
+    // The "stop" tick reset only the streak: still Ready, and a second full window leads to a second notice.
+    await waitForTick(
+      monitors,
+      (t) => t.at > first.at && t.phase === 'Ready' && t.idleStreak === 0 && t.signal === 'Idle',
+      WINDOW_TICKS * 1000 + 3_000,
+      'a second would-stop tick',
+    );
+    const ticks = tickLines(monitors()).filter((t) => (t.scheduledAt ?? t.at) > since);
+    const readyIndex = ticks.findIndex((t) => t.phase === 'Ready');
+    const notices = ticks
+      .map((t, i) => ({ t, i }))
+      .filter(({ t }) => t.signal === 'Idle' && t.idleStreak === 0);
+    expect(notices.map(({ i }) => i - readyIndex)).toEqual([WINDOW_TICKS, 2 * WINDOW_TICKS]);
+    expect(ticks.every((t) => t.phase !== 'Down')).toBe(true);
+    expect(messagesWith(monitors(), `would stop ${podId} (idle)`)).toHaveLength(2);
+
+    expect(await stopCalls(stack)).toEqual([]);
+    expect((await actions(stack)).filter((a) => a.action === 'Stop')).toEqual([]);
+    expect((await simPod(stack, podId)).status).toBe('RUNNING');
+    // Ready was logged once for this boot, not once per notice.
+    expect(messagesWith(monitors(), `pod ${podId} ready after`)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,117 @@
+import { eventually } from '../support/app-process';
+import { Stack } from '../support/stack';
+import { TEST_API_KEY } from '../support/test-env';
+import {
+  FAST_IDLE_ENV,
+  actions,
+  addFault,
+  emptyVolume,
+  messagesWith,
+  podIdOfCall,
+  seedPod,
+  simCalls,
+  stopCalls,
+  tickLines,
+  waitForTick,
+  type TickLine,
+} from './support/idle-harness';
+
+/**
+ * What the monitor must not be fooled by: a stale EXITED pod listed before
+ * the pod that is billing, and control-plane blips (an unreadable list) that
+ * say nothing about the pod.
+ */
+const WINDOW_TICKS = 6;
+
+jest.setTimeout(60_000);
+
+describe('idle monitor: stale pods and blips', () => {
+  let stack: Stack;
+  const monitors = (): Stack['idleMonitors'] => stack.idleMonitors;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ name: 'idle-volume', idleMonitors: 1, env: FAST_IDLE_ENV });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  function ticksSince(since: number): TickLine[] {
+    return tickLines(monitors()).filter((t) => (t.scheduledAt ?? t.at) > since);
+  }
+
+  async function waitForStop(podId: string, timeoutMs = 20_000): Promise<void> {
+    await eventually(
+      async () =>
+        (await actions(stack)).some((a) => a.action === 'Stop' && a.podId === podId) ? true : undefined,
+      timeoutMs,
+      `a stop of ${podId}`,
+      50,
+    );
+  }
+
+  it('a stale Exited pod listed before its running replacement does not hide the billing pod: the replacement is stopped, the Exited one gets no call', async () => {
+    const since = await emptyVolume(stack, monitors, { listOrder: 'stale-first' });
+    await seedPod(stack, { id: 'stale-exited', status: 'EXITED', createdAt: '2026-01-01T00:00:00Z' });
+    await seedPod(stack, { id: 'billing-pod', status: 'RUNNING', vllmReady: true });
+    // The simulator really lists the dead pod first.
+    const listed = await fetch(`${stack.simUrl}/v2/pods`, {
+      headers: { Authorization: `Bearer ${TEST_API_KEY}` },
+    });
+    const order = ((await listed.json()) as Array<{ id: string }>).map((p) => p.id);
+    expect(order).toEqual(['stale-exited', 'billing-pod']);
+
+    await waitForStop('billing-pod');
+    const ticks = ticksSince(since);
+    const readyIndex = ticks.findIndex((t) => t.phase === 'Ready');
+    const stopIndex = ticks.findIndex((t, i) => i > readyIndex && t.phase === 'Down');
+    // Never NotRunning while the replacement bills: the streak runs its window.
+    expect(ticks.slice(0, stopIndex).some((t) => t.signal === 'NotRunning')).toBe(false);
+    expect(stopIndex - readyIndex).toBe(WINDOW_TICKS);
+
+    const stops = (await actions(stack)).filter((a) => a.action === 'Stop');
+    expect(stops.map((a) => [a.podId, a.trigger, a.ok])).toEqual([['billing-pod', 'idle', true]]);
+    expect((await stopCalls(stack)).map(podIdOfCall)).toEqual(['billing-pod']);
+    // Two pods on the volume is worth a warning on every tick.
+    expect(messagesWith(monitors(), '2 pods on volume vol-eu-ro-1').length).toBeGreaterThanOrEqual(
+      WINDOW_TICKS,
+    );
+  });
+
+  it('Unknown ticks (an unreadable pod list) neither accrue nor reset the idle streak', async () => {
+    const since = await emptyVolume(stack, monitors);
+    await seedPod(stack, { id: 'blipped-pod', status: 'RUNNING', vllmReady: true });
+    const blindTicks = 4;
+    const atTwo = await waitForTick(
+      monitors,
+      (t) => (t.scheduledAt ?? t.at) > since && t.phase === 'Ready' && t.idleStreak === 2,
+      10_000,
+      'idle streak 2',
+    );
+    const faultedFrom = Date.now();
+    await addFault(stack, { route: 'list', kind: 'unreadable', times: blindTicks });
+    await waitForStop('blipped-pod');
+
+    const ticks = ticksSince(since);
+    const from = ticks.findIndex((t) => t.tickId === atTwo.tickId);
+    const stopIndex = ticks.findIndex((t, i) => i > from && t.phase === 'Down');
+    const trail = ticks.slice(from, stopIndex + 1).map((t) => `${t.signal}/${t.phase}/${t.idleStreak}`);
+    expect(trail).toEqual([
+      'Idle/Ready/2',
+      ...Array.from({ length: blindTicks }, () => 'Unknown/Ready/2'),
+      'Idle/Ready/3',
+      'Idle/Ready/4',
+      'Idle/Ready/5',
+      'Idle/Down/0',
+    ]);
+    // Exactly the faulted lists failed, one per tick, and nothing was stopped during the blind run.
+    const lists = (await simCalls(stack, { method: 'GET', path: '/pods' })).filter(
+      (c) => Date.parse(c.at) >= faultedFrom,
+    );
+    expect(lists.filter((c) => c.status === 500)).toHaveLength(blindTicks);
+    expect((await actions(stack)).filter((a) => a.podId === 'blipped-pod').map((a) => a.trigger)).toEqual([
+      'idle',
+    ]);
+  });
+});
