@@ -84,7 +84,8 @@ export interface IdleAdvance {
   readonly startupAfterReady: boolean;
 }
 
-function transition(state: IdleState, signal: PodSignal, now: number): IdleState {
+// Unknown never reaches the transition: it changes nothing.
+function transition(state: IdleState, signal: Exclude<PodSignal, 'Unknown'>, now: number): IdleState {
   const observed = { ...state, lastTickAt: now };
   switch (signal) {
     case 'NotRunning':
@@ -123,8 +124,6 @@ function transition(state: IdleState, signal: PodSignal, now: number): IdleState
         bootingTicks: 0,
         readySince: now,
       };
-    case 'Unknown':
-      return state;
   }
 }
 
