@@ -185,12 +185,12 @@ describe('idle window: an unused pod is stopped a fixed number of idle ticks aft
     // Booting: running and billed, not usable yet; the cap is armed from the first up observation.
     expect(booting[0].view).toMatchObject({ isRunning: true, readySince: null, idleStopAt: null });
     expect(booting[0].view.runtimeCapAt).not.toBeNull();
-    // Ready: the cap clock did not move, and the idle deadline predicted the actual stop to within a tick's jitter.
+    // Ready: the cap clock did not move, and the idle deadline predicted the actual stop to within one tick.
     const up = samples.filter((s) => s.record.state.phase !== 'Down');
     expect(new Set(up.map((s) => s.view.runtimeCapAt))).toEqual(new Set([booting[0].view.runtimeCapAt]));
     const lastPrediction = Date.parse(ready[ready.length - 1].view.idleStopAt!);
     const stopCall = (await stopCalls(stack)).find((c) => podIdOfCall(c) === podId)!;
-    expect(Math.abs(Date.parse(stopCall.at) - lastPrediction)).toBeLessThan(500);
+    expect(Math.abs(Date.parse(stopCall.at) - lastPrediction)).toBeLessThan(1_000);
     // After the stop (the Down edge) the three deadlines are gone.
     await eventually(
       async () => {

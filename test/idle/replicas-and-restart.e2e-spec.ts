@@ -65,18 +65,13 @@ describe('idle monitor replicas and restarts', () => {
 
     const ticks = ticksSince(since);
     const scheduled = ticks.map((t) => t.scheduledAt!);
-    // Every tick job ran once, on one replica: no scheduled time twice, one second apart.
+    // Across both processes: one 'idle tick' line per scheduled interval (no tick evaluated twice), one second apart.
     expect(new Set(ticks.map((t) => t.tickId)).size).toBe(ticks.length);
     expect(new Set(scheduled).size).toBe(ticks.length);
-    scheduled.slice(1).forEach((at, i) => expect(at - scheduled[i]).toBe(1_000));
-    // One replica per tick, and no second evaluation of a tick already counted.
-    const perSecond = new Map<number, number>();
-    for (const t of ticks)
-      perSecond.set(
-        Math.floor(t.scheduledAt! / 1000),
-        (perSecond.get(Math.floor(t.scheduledAt! / 1000)) ?? 0) + 1,
-      );
-    expect(Math.max(...perSecond.values())).toBe(1);
+    const gaps = scheduled.slice(1).map((at, i) => at - scheduled[i]);
+    expect(gaps.every((gap) => gap >= 1_000 && gap % 1_000 === 0)).toBe(true);
+    // ...and (almost) none skipped: at most one interval lost to scheduling lateness.
+    expect(ticks.length).toBeGreaterThanOrEqual((scheduled[scheduled.length - 1] - scheduled[0]) / 1_000);
     // One GET /pods per tick: the lists made while those ticks ran equal the ticks.
     const first = ticks[0];
     const last = ticks[ticks.length - 1];
