@@ -153,7 +153,15 @@ export interface SimPodState {
   readonly id: string;
   readonly status: string;
   readonly internal: {
-    readonly lifecycle: { kind: string; readyAt?: number; runningAt?: number; since?: number };
+    readonly lifecycle: {
+      kind: string;
+      startedAt?: number;
+      startingAt?: number;
+      runningAt?: number;
+      attachedAt?: number;
+      readyAt?: number;
+      since?: number;
+    };
     readonly serving: string;
     readonly behaviour: string;
     readonly vllm: { generation: number; startedAt: number } | null;
