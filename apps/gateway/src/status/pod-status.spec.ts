@@ -1,5 +1,5 @@
 import { INITIAL_IDLE_STATE } from '@podwarden/policies';
-import { IdleStateStore, WakeHistory, WakeProgressStore } from '@podwarden/platform';
+import { EMPTY_IDLE_RECORD, IdleStateStore, WakeHistory, WakeProgressStore } from '@podwarden/platform';
 import { listedPod } from '../testing/fake-runpod-client';
 import { leakedSecrets, startGateway, type GatewayHarness } from '../testing/gateway-harness';
 
@@ -148,6 +148,7 @@ describe('GET /api/pods/{name}', () => {
     gw.fake.script([{ listed: listedPod('b', 'vol-qwen', 'RUNNING'), observation: running('b') }]);
     const readySince = Date.parse('2026-09-11T08:55:22Z');
     await gw.app.get(IdleStateStore).save('qwen', {
+      ...EMPTY_IDLE_RECORD,
       state: {
         ...INITIAL_IDLE_STATE,
         phase: 'Ready',
@@ -156,7 +157,6 @@ describe('GET /api/pods/{name}', () => {
         readySince,
         lastTickAt: readySince + 180_000,
       },
-      baselines: {},
       updatedAt: readySince,
     });
     const progress = {

@@ -25,8 +25,6 @@ import { WakeQueue } from './wake-queue';
 
 const ENQUEUE_TIMEOUT_MS = 5_000;
 const REDIS_READ_TIMEOUT_MS = 1_500;
-// BullMQ's own wait outlives ours a little, so its timer never wins the race and its listeners still get removed.
-const WAIT_LISTENER_GRACE_MS = 5_000;
 
 type JobEnding =
   | { readonly kind: 'completed'; readonly result: WakeJobResult }
@@ -106,24 +104,36 @@ export class StartWakeService {
     }
   }
 
+  /**
+   * BullMQ's wait rejects both when the job failed and when our wait ran out;
+   * the job's own state says which, without parsing error messages.
+   */
   private async waitFor(job: Job<WakeJobData, WakeJobResult>, waitMs: number): Promise<JobEnding> {
-    const finished: Promise<JobEnding> = job
-      .waitUntilFinished(this.wakeQueue.events, waitMs + WAIT_LISTENER_GRACE_MS)
-      .then(
-        (result: WakeJobResult | null | undefined): JobEnding =>
-          isWakeJobResult(result)
-            ? { kind: 'completed', result }
-            : { kind: 'failed', reason: 'the wake job finished without a result' },
-        (error: unknown): JobEnding => ({ kind: 'failed', reason: errorText(error) }),
-      );
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<JobEnding>((resolve) => {
-      timer = setTimeout(() => resolve({ kind: 'timeout' }), waitMs);
-    });
     try {
-      return await Promise.race([finished, timeout]);
-    } finally {
-      clearTimeout(timer);
+      // A ttl of 0 would mean "wait forever" to BullMQ.
+      const result: unknown = await job.waitUntilFinished(this.wakeQueue.events, Math.max(1, waitMs));
+      return completedEnding(result);
+    } catch {
+      return this.settledEnding(String(job.id));
+    }
+  }
+
+  private async settledEnding(jobId: string): Promise<JobEnding> {
+    try {
+      const job = await withinTimeout(
+        this.wakeQueue.queue.getJob(jobId),
+        REDIS_READ_TIMEOUT_MS,
+        'wake job read',
+      );
+      if (!job) return { kind: 'failed', reason: 'the wake job is no longer in the queue' };
+      const state = await withinTimeout(job.getState(), REDIS_READ_TIMEOUT_MS, 'wake job state');
+      if (state === 'completed') return completedEnding(job.returnvalue);
+      if (state === 'failed') return { kind: 'failed', reason: job.failedReason || 'the wake job failed' };
+      return { kind: 'timeout' };
+    } catch (error) {
+      // Unknown is not failure: the wake may well be running; the caller polls GET.
+      this.logger.warn({ jobId, err: errorText(error) }, 'wake job state unreadable; answering Waiting');
+      return { kind: 'timeout' };
     }
   }
 
@@ -156,6 +166,12 @@ export class StartWakeService {
       return null;
     }
   }
+}
+
+function completedEnding(result: unknown): JobEnding {
+  return isWakeJobResult(result)
+    ? { kind: 'completed', result }
+    : { kind: 'failed', reason: 'the wake job finished without a result' };
 }
 
 function isWakeJobResult(value: unknown): value is WakeJobResult {

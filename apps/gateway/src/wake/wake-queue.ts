@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import type Redis from 'ioredis';
+import { withinTimeout } from '../http/within-timeout';
 import type { PodwardenConfig } from '@podwarden/policies';
 import {
   CONFIG,
@@ -11,6 +12,21 @@ import {
   type WakeJobData,
   type WakeJobResult,
 } from '@podwarden/platform';
+
+const CLOSE_TIMEOUT_MS = 2_000;
+
+/**
+ * A createRedis connection whose reconnect loop ends once `stopped()` says so.
+ * QueueEvents duplicates its connection and the duplicate copies these
+ * options: without this, a shutdown during a Redis outage leaves that
+ * duplicate reconnecting forever and the process never exits on its own.
+ */
+function stoppableRedis(url: string, purpose: 'worker' | 'request', stopped: () => boolean): Redis {
+  const connection = createRedis(url, purpose);
+  const retry = connection.options.retryStrategy;
+  connection.options.retryStrategy = (times: number) => (stopped() ? null : (retry?.(times) ?? null));
+  return connection;
+}
 
 /**
  * The gateway's handle on the `wake` queue: a producer Queue and one shared
@@ -23,11 +39,13 @@ export class WakeQueue implements OnApplicationShutdown {
   readonly events: QueueEvents;
   private readonly queueConnection: Redis;
   private readonly eventsConnection: Redis;
+  private stopping = false;
 
   constructor(@Inject(CONFIG) config: PodwardenConfig, @Inject(LOGGER) logger: AppLogger) {
-    this.queueConnection = createRedis(config.redis.url, 'request');
+    const stopped = (): boolean => this.stopping;
+    this.queueConnection = stoppableRedis(config.redis.url, 'request', stopped);
     // QueueEvents blocks on XREAD, which needs the worker-style connection (no retry limit).
-    this.eventsConnection = createRedis(config.redis.url, 'worker');
+    this.eventsConnection = stoppableRedis(config.redis.url, 'worker', stopped);
     this.queue = new Queue<WakeJobData, WakeJobResult>(WAKE_QUEUE, {
       connection: this.queueConnection,
       prefix: config.redis.prefix,
@@ -43,10 +61,25 @@ export class WakeQueue implements OnApplicationShutdown {
     );
   }
 
+  /**
+   * With Redis unreachable, close() and QUIT would wait for a reconnect that
+   * never comes: such connections are dropped first, and every wait is bounded.
+   */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.events.close(), this.queue.close()]);
-    for (const connection of [this.eventsConnection, this.queueConnection]) {
-      await connection.quit().catch(() => connection.disconnect());
+    this.stopping = true;
+    const connections = [this.eventsConnection, this.queueConnection];
+    for (const connection of connections) if (connection.status !== 'ready') connection.disconnect();
+    await withinTimeout(
+      Promise.allSettled([this.events.close(), this.queue.close()]),
+      CLOSE_TIMEOUT_MS,
+      'queue close',
+    ).catch(() => undefined);
+    for (const connection of connections) {
+      if (connection.status === 'ready') {
+        await withinTimeout(connection.quit(), CLOSE_TIMEOUT_MS, 'redis quit').catch(() =>
+          connection.disconnect(),
+        );
+      }
     }
   }
 }

@@ -1,0 +1,140 @@
+import { ActionLog, WakeHistory, type ActionRecord } from '@podwarden/platform';
+import { startGateway, type GatewayHarness } from '../testing/gateway-harness';
+
+function action(minute: number, overrides: Partial<ActionRecord> = {}): ActionRecord {
+  return {
+    at: `2026-10-02T10:0${minute}:00.000Z`,
+    podName: 'qwen',
+    action: 'Start',
+    podId: `p${minute}`,
+    gpuId: null,
+    pricePerHour: null,
+    httpStatus: 200,
+    ok: true,
+    trigger: 'wake',
+    detail: null,
+    ...overrides,
+  };
+}
+
+describe('GET /api/pods/{name}/history', () => {
+  let gw: GatewayHarness;
+  beforeAll(async () => {
+    gw = await startGateway('history');
+    const actions = gw.app.get(ActionLog);
+    await actions.record(action(1));
+    await actions.record(
+      action(2, { action: 'Create', gpuId: 'NVIDIA A40', pricePerHour: 0.89, httpStatus: 201 }),
+    );
+    await actions.record(
+      action(3, { action: 'Stop', trigger: 'idle', ok: false, httpStatus: 500, detail: 'refused' }),
+    );
+    const wakes = gw.app.get(WakeHistory);
+    await wakes.requested({
+      podName: 'qwen',
+      attemptId: 'w1',
+      requestedAt: '2026-10-02T10:00:00.000Z',
+      requestedBy: 'gateway',
+    });
+    await wakes.completed({
+      podName: 'qwen',
+      attemptId: 'w1',
+      requestedAt: '2026-10-02T10:00:00.000Z',
+      requestedBy: 'gateway',
+      completedAt: '2026-10-02T10:02:00.000Z',
+      outcome: 'Succeeded',
+      wakeOutcome: 'Created',
+      reason: 'created',
+      podId: 'p2',
+      gpuId: 'NVIDIA A40',
+      pricePerHour: 0.89,
+      candidatesConsidered: 2,
+      lastProviderStatus: 201,
+    });
+    await wakes.requested({
+      podName: 'qwen',
+      attemptId: 'w2',
+      requestedAt: '2026-10-02T10:05:00.000Z',
+      requestedBy: 'cockpit',
+    });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('lists billable actions and wake attempts, newest first, in the contract shape', async () => {
+    const answer = await gw.request('GET', '/api/pods/Qwen/history');
+    expect(answer.status).toBe(200);
+    expect(answer.body.name).toBe('qwen');
+    expect(answer.body.actions).toEqual([
+      {
+        at: '2026-10-02T10:03:00.000Z',
+        action: 'Stop',
+        podId: 'p3',
+        gpuId: null,
+        pricePerHour: null,
+        httpStatus: 500,
+        ok: false,
+        trigger: 'idle',
+        detail: 'refused',
+      },
+      {
+        at: '2026-10-02T10:02:00.000Z',
+        action: 'Create',
+        podId: 'p2',
+        gpuId: 'NVIDIA A40',
+        pricePerHour: 0.89,
+        httpStatus: 201,
+        ok: true,
+        trigger: 'wake',
+        detail: null,
+      },
+      {
+        at: '2026-10-02T10:01:00.000Z',
+        action: 'Start',
+        podId: 'p1',
+        gpuId: null,
+        pricePerHour: null,
+        httpStatus: 200,
+        ok: true,
+        trigger: 'wake',
+        detail: null,
+      },
+    ]);
+    const wakes = answer.body.wakes as Array<Record<string, unknown>>;
+    expect(wakes.map((w) => [w.attemptId, w.outcome])).toEqual([
+      ['w2', null],
+      ['w1', 'Succeeded'],
+    ]);
+  });
+
+  it('limit caps each list', async () => {
+    const answer = await gw.request('GET', '/api/pods/qwen/history?limit=1');
+    expect((answer.body.actions as unknown[]).length).toBe(1);
+    expect((answer.body.wakes as unknown[]).length).toBe(1);
+  });
+
+  it.each(['0', '201', 'abc', '-1', '2.5'])('limit=%s is a 400 problem', async (limit) => {
+    const answer = await gw.request('GET', `/api/pods/qwen/history?limit=${limit}`);
+    expect(answer.status).toBe(400);
+    expect(answer.contentType).toContain('application/problem+json');
+    expect(answer.body).toMatchObject({ status: 400, title: 'Bad limit' });
+  });
+
+  it('an unknown name is 404', async () => {
+    expect((await gw.request('GET', '/api/pods/llama/history')).status).toBe(404);
+  });
+
+  it('an empty history is two empty lists', async () => {
+    const other = await startGateway('history-empty');
+    try {
+      expect((await other.request('GET', '/api/pods/qwen/history')).body).toEqual({
+        name: 'qwen',
+        actions: [],
+        wakes: [],
+      });
+    } finally {
+      await other.close();
+    }
+  });
+});
