@@ -1,4 +1,3 @@
-import { eventually } from '../support/app-process';
 import { Stack } from '../support/stack';
 import {
   FAST_IDLE_ENV,
@@ -13,6 +12,7 @@ import {
   tickLines,
   waitForTick,
   type TickLine,
+  waitForStopAndTick,
 } from './support/idle-harness';
 
 /**
@@ -47,12 +47,7 @@ describe('idle activity: real use keeps the pod up, and only real use does', () 
   }
 
   async function waitForStop(podId: string, timeoutMs = 15_000): Promise<void> {
-    await eventually(
-      async () => ((await stopsOf(podId)).length > 0 ? true : undefined),
-      timeoutMs,
-      `a stop of ${podId}`,
-      50,
-    );
+    await waitForStopAndTick(stack, podId, timeoutMs);
   }
 
   async function readyPod(id: string, behaviour = 'normal'): Promise<{ since: number; ready: TickLine }> {
@@ -117,6 +112,7 @@ describe('idle activity: real use keeps the pod up, and only real use does', () 
       await chat(stack, podId, 150);
       turns += 1;
     }
+    await waitForStop(podId);
     const ticks = ticksSince(since);
     const readyIndex = ticks.findIndex((t) => t.phase === 'Ready');
     const stopIndex = ticks.findIndex((t, i) => i > readyIndex && t.phase === 'Down');

@@ -17,6 +17,7 @@ import {
   writePodsConfig,
   type ActionItem,
   type TickLine,
+  waitForStopAndTick,
 } from './support/idle-harness';
 
 /**
@@ -113,22 +114,16 @@ describe('dead models and the runtime cap', () => {
     return firstUp < 0 ? [] : ticks.slice(firstUp);
   }
 
-  async function stopsOf(pod: string, timeoutMs: number): Promise<ActionItem[]> {
-    return eventually(
-      async () => {
-        const stops = (await actions(stack, pod)).filter((a) => a.action === 'Stop');
-        return stops.length > 0 ? stops : undefined;
-      },
-      timeoutMs,
-      `a stop of ${pod}`,
-      100,
-    );
+  /** Waits for the stop of `podId` and its tick line, then answers every Stop recorded for `pod`. */
+  async function stopsOf(pod: string, podId: string, timeoutMs: number): Promise<ActionItem[]> {
+    await waitForStopAndTick(stack, podId, timeoutMs, pod);
+    return (await actions(stack, pod)).filter((a) => a.action === 'Stop');
   }
 
   it('a vLLM that died after serving is stopped: UnreachableButRunning accrues in Ready like idle', async () => {
     const ready = await waitForTick(monitors, (t) => t.phase === 'Ready', 10_000, 'qwen ready', 'qwen');
     await setVllm(stack, 'dies-after-serving', 'dead');
-    const stops = await stopsOf('qwen', 15_000);
+    const stops = await stopsOf('qwen', 'dies-after-serving', 15_000);
     expect(stops.map((a) => [a.podId, a.trigger, a.ok])).toEqual([['dies-after-serving', 'idle', true]]);
 
     const ticks = ticksOf('qwen');
@@ -145,7 +140,7 @@ describe('dead models and the runtime cap', () => {
   });
 
   it('a vLLM that never answers is stopped by boot grace after ceil(0.05 × 60 / 1) = 3 booting ticks, and never logged ready', async () => {
-    const stops = await stopsOf('neverready', 15_000);
+    const stops = await stopsOf('neverready', 'never-ready-pod', 15_000);
     expect(stops.map((a) => [a.podId, a.trigger, a.ok])).toEqual([['never-ready-pod', 'boot-grace', true]]);
     const ticks = ticksOf('neverready');
     const stopIndex = ticks.findIndex((t) => t.phase === 'Down' && t.signal === 'UnreachableButRunning');
@@ -174,7 +169,7 @@ describe('dead models and the runtime cap', () => {
     await stack.startIdleMonitor();
     expect((await podStatus(stack, 'nograce')).runtimeCapAt).toBe(capBefore);
 
-    const stops = await stopsOf('nograce', 60_000);
+    const stops = await stopsOf('nograce', 'no-grace-pod', 60_000);
     expect(stops.map((a) => [a.podId, a.trigger, a.ok])).toEqual([['no-grace-pod', 'runtime-cap', true]]);
     const ticks = ticksOf('nograce');
     const stopTick = ticks.find((t) => t.phase === 'Down' && t.at > firstUp.at)!;
@@ -194,7 +189,7 @@ describe('dead models and the runtime cap', () => {
   });
 
   it('the cap stops a phantom-busy pod that never reads idle', async () => {
-    const stops = await stopsOf('phantom', 30_000);
+    const stops = await stopsOf('phantom', 'phantom-pod', 30_000);
     expect(stops.map((a) => [a.podId, a.trigger, a.ok])).toEqual([['phantom-pod', 'runtime-cap', true]]);
     const ticks = ticksOf('phantom');
     const stopTick = ticks.find((t) => t.phase === 'Down')!;

@@ -19,6 +19,7 @@ import {
   type PodStatusView,
   type StoredIdleRecord,
   type TickLine,
+  waitForStopAndTick,
 } from './support/idle-harness';
 
 /**
@@ -56,13 +57,7 @@ describe('idle window: an unused pod is stopped a fixed number of idle ticks aft
   }
 
   async function waitForIdleStop(podId: string, timeoutMs = 30_000): Promise<void> {
-    await eventually(
-      async () =>
-        (await actions(stack)).some((a) => a.action === 'Stop' && a.podId === podId) ? true : undefined,
-      timeoutMs,
-      `an idle Stop of ${podId}`,
-      50,
-    );
+    await waitForStopAndTick(stack, podId, timeoutMs);
   }
 
   it('with work counters, the ready scrape seeds the baseline (streak 0) and the 6th idle tick after it stops the pod; nothing stops it while the model loads', async () => {

@@ -1,4 +1,3 @@
-import { eventually } from '../support/app-process';
 import { Stack } from '../support/stack';
 import {
   FAST_IDLE_ENV,
@@ -13,6 +12,7 @@ import {
   tickLines,
   waitForTick,
   type TickLine,
+  waitForStopAndTick,
 } from './support/idle-harness';
 
 /**
@@ -41,13 +41,7 @@ describe('idle monitor replicas and restarts', () => {
   }
 
   async function waitForStop(podId: string, timeoutMs = 20_000): Promise<void> {
-    await eventually(
-      async () =>
-        (await actions(stack)).some((a) => a.action === 'Stop' && a.podId === podId) ? true : undefined,
-      timeoutMs,
-      `a stop of ${podId}`,
-      50,
-    );
+    await waitForStopAndTick(stack, podId, timeoutMs);
   }
 
   it('two replicas produce one tick per interval between them, one volume list per tick, and one stop', async () => {

@@ -1,4 +1,3 @@
-import { eventually } from '../support/app-process';
 import { Stack } from '../support/stack';
 import { TEST_API_KEY } from '../support/test-env';
 import {
@@ -14,6 +13,7 @@ import {
   tickLines,
   waitForTick,
   type TickLine,
+  waitForStopAndTick,
 } from './support/idle-harness';
 
 /**
@@ -42,13 +42,7 @@ describe('idle monitor: stale pods and blips', () => {
   }
 
   async function waitForStop(podId: string, timeoutMs = 20_000): Promise<void> {
-    await eventually(
-      async () =>
-        (await actions(stack)).some((a) => a.action === 'Stop' && a.podId === podId) ? true : undefined,
-      timeoutMs,
-      `a stop of ${podId}`,
-      50,
-    );
+    await waitForStopAndTick(stack, podId, timeoutMs);
   }
 
   it('a stale Exited pod listed before its running replacement does not hide the billing pod: the replacement is stopped, the Exited one gets no call', async () => {

@@ -15,6 +15,7 @@ import {
   tickLines,
   type PodStatusView,
   type TickLine,
+  waitForStopAndTick,
 } from './support/idle-harness';
 
 /**
@@ -73,6 +74,7 @@ describe('wake → ready → idle stop', () => {
       'the idle stop',
       200,
     );
+    await waitForStopAndTick(stack, podId, 5_000);
     const ticks = tickLines(monitors()).filter((t) => (t.scheduledAt ?? t.at) > since);
     const upIndex = ticks.findIndex((t) => t.signal !== 'NotRunning');
     const readyIndex = ticks.findIndex((t) => t.phase === 'Ready');

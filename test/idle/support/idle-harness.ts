@@ -316,3 +316,42 @@ export async function emptyVolume(
   );
   return Date.now();
 }
+
+/** The tick that stopped a pod: an up signal that left the phase Down (only an accepted stop does that). */
+export function isStopTick(tick: TickLine): boolean {
+  return tick.phase === 'Down' && tick.signal !== 'NotRunning' && tick.signal !== 'Unknown';
+}
+
+/**
+ * Waits for a Stop of `podId` in the history and then for the tick line of
+ * that stop: the action is recorded inside the tick, before its debug line is
+ * written, so reading the ticks as soon as the history shows the stop can miss it.
+ */
+export async function waitForStopAndTick(
+  stack: Stack,
+  podId: string,
+  timeoutMs: number,
+  pod = 'qwen',
+): Promise<{ stops: ActionItem[]; stopTick: TickLine }> {
+  const deadline = Date.now() + timeoutMs;
+  let stops: ActionItem[];
+  for (;;) {
+    stops = (await actions(stack, pod)).filter((a) => a.action === 'Stop' && a.podId === podId);
+    if (stops.length > 0) break;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `no Stop of ${podId} within ${timeoutMs} ms; ticks:\n${formatTicks(tickLines(stack.idleMonitors, pod).slice(-20))}`,
+      );
+    }
+    await sleep(50);
+  }
+  const recordedAt = Date.parse(stops[stops.length - 1].at);
+  const stopTick = await waitForTick(
+    () => stack.idleMonitors,
+    (t) => isStopTick(t) && t.at >= recordedAt,
+    5_000,
+    `the tick line of the stop of ${podId}`,
+    pod,
+  );
+  return { stops, stopTick };
+}
