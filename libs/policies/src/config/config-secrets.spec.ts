@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { DEFAULTS, SECRET_VARIABLES } from './config-defaults';
+import type { PodwardenConfig } from './config-types';
 import { parseConfig } from './parse-config';
 
 type Env = Record<string, string | undefined>;
@@ -100,5 +101,23 @@ describe('secrets never appear in warnings or errors', () => {
       expect(line).not.toContain('op-token');
       expect(line).not.toContain('wake token');
     }
+  });
+});
+
+describe('SECRET_VARIABLES', () => {
+  const secretFields: [string, (config: PodwardenConfig) => string | null][] = [
+    ['RUNPOD_API_KEY', (c) => c.runpod.apiKey],
+    ['RIG_OPERATOR_TOKEN', (c) => c.operatorToken],
+    ['RIG_WAKE_TOKEN', (c) => c.wakeToken],
+  ];
+
+  it('names exactly the variables whose values the config holds as secrets', () => {
+    expect([...SECRET_VARIABLES].sort()).toEqual(secretFields.map(([name]) => name).sort());
+  });
+
+  it.each(secretFields)('%s is read into its secret field', (name, pick) => {
+    const result = parseConfig({ [name]: 'not-for-logs' }, null);
+    if (!result.ok) throw new Error(result.error);
+    expect(pick(result.config)).toBe('not-for-logs');
   });
 });

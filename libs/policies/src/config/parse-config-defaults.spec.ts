@@ -112,6 +112,7 @@ describe('parseConfig reads each variable', () => {
     ['RUNPOD_API_KEY', ' rpa_key\n', (c) => c.runpod.apiKey, 'rpa_key'],
     ['RUNPOD_V2_BASE_URL', 'http://127.0.0.1:9000/v2', (c) => c.runpod.baseUrl, 'http://127.0.0.1:9000/v2'],
     ['RUNPOD_V2_BASE_URL', 'http://127.0.0.1:9000/v2/', (c) => c.runpod.baseUrl, 'http://127.0.0.1:9000/v2'],
+    ['RUNPOD_V2_BASE_URL', 'http://127.0.0.1:9000/v2//', (c) => c.runpod.baseUrl, 'http://127.0.0.1:9000/v2'],
     [
       'RUNPOD_PROXY_URL_TEMPLATE',
       'http://127.0.0.1:9000/proxy/{podId}/{port}/',
@@ -119,6 +120,7 @@ describe('parseConfig reads each variable', () => {
       'http://127.0.0.1:9000/proxy/{podId}/{port}',
     ],
     ['RUNPOD_VOLUME_ID', 'bjn7d94ej9', (c) => c.pods[0].volumeId, 'bjn7d94ej9'],
+    ['RUNPOD_VOLUME_ID', ' bjn7d94ej9\n', (c) => c.pods[0].volumeId, 'bjn7d94ej9'],
     ['RUNPOD_TEMPLATE_ID', 'cnz5fxyadi', (c) => c.pods[0].templateId, 'cnz5fxyadi'],
     ['RUNPOD_DATACENTER_ID', 'US-TX-3', (c) => c.pods[0].datacenterId, 'US-TX-3'],
     ['RUNPOD_POD_NAME', 'Llama-3.1_70b', (c) => c.pods[0].name, 'Llama-3.1_70b'],
@@ -150,6 +152,7 @@ describe('parseConfig reads each variable', () => {
     ['QUEUE_PREFIX', 'test:run-1_a', (c) => c.redis.prefix, 'test:run-1_a'],
     ['PORT', '65535', (c) => c.http.port, 65535],
     ['HOST', '127.0.0.1', (c) => c.http.host, '127.0.0.1'],
+    ['HOST', ' 127.0.0.1 ', (c) => c.http.host, '127.0.0.1'],
     ['HEALTH_PORT', '9100', (c) => c.healthPort, 9100],
     ['OPERATOR_GATE', 'off', (c) => c.operatorGate, 'off'],
     ['OPERATOR_GATE', 'OFF', (c) => c.operatorGate, 'off'],

@@ -96,6 +96,27 @@ describe('PODS_CONFIG merging', () => {
     expect(config.pods[0].podPort).toBe(8002);
   });
 
+  it.each(['', '   ', '\t\n'])(
+    'reads a blank text guard field %j as omitted: the environment value, no warning',
+    (blank) => {
+      const { config, warnings } = parsed(
+        richEnv,
+        podsFile({ name: 'qwen', idleMinutes: blank, podPort: blank }),
+      );
+      expect(config.pods).toEqual([{ name: 'qwen', ...environmentValues }]);
+      expect(warnings).toEqual([]);
+    },
+  );
+
+  it('reads a JSON -0 as plain 0, never a negative zero', () => {
+    const { config } = parsed(
+      richEnv,
+      '{"pods": [{"name": "qwen", "minVramGb": -0, "maxPricePerHour": -0}]}',
+    );
+    expect(config.pods[0].minVramGb).toBe(0);
+    expect(config.pods[0].maxPricePerHour).toBe(0);
+  });
+
   it.each([
     [
       ['A100 ', '', ' h100'],
@@ -148,6 +169,17 @@ describe('PODS_CONFIG per-pod warnings: a bad guard field keeps the environment 
     const { config, warnings } = parsed(richEnv, podsFile({ name: 'qwen', [field]: bad }));
     expect(config.pods[0]).toEqual({ name: 'qwen', ...environmentValues });
     expect(warnings).toEqual([`PODS_CONFIG pods[0].${field}=${JSON.stringify(bad)} ${complaint}`]);
+  });
+
+  it('quotes a kept cap finer than cents exactly, never rounded to a looser-looking 0.13', () => {
+    const { config, warnings } = parsed(
+      { ...richEnv, RUNPOD_MAX_PRICE_PER_HOUR: '0.125' },
+      podsFile({ name: 'qwen', maxPricePerHour: 'cheap' }),
+    );
+    expect(config.pods[0].maxPricePerHour).toBe(0.125);
+    expect(warnings).toEqual([
+      'PODS_CONFIG pods[0].maxPricePerHour="cheap" is not a non-negative dot decimal such as 1.50; using 0.125',
+    ]);
   });
 
   it('names the index of the pod that carries the bad field', () => {
@@ -270,5 +302,14 @@ describe('PODS_CONFIG structural errors refuse to start', () => {
 
   it('an error is one line', () => {
     expect(errorOf(FILE_ENV, '{\n  "pods": [\n')).not.toMatch(/\n/);
+  });
+
+  it("keeps the JSON parser's reason, each run of whitespace in it collapsed to one space", () => {
+    // Node's parser quotes the text near the fault, whitespace included.
+    const error = errorOf(FILE_ENV, '\n\n\t  nope');
+    const reason = /^PODS_CONFIG is not valid JSON \((.+)\)$/.exec(error)?.[1];
+    expect(reason).toContain('Unexpected token');
+    expect(reason).toContain(' nope');
+    expect(reason).not.toMatch(/\s\s|[^\S ]/);
   });
 });
