@@ -73,6 +73,22 @@ describe('IdleTick: boot grace and the runtime cap', () => {
     expect(await triggers(h)).toEqual(['Stop p1 runtime-cap ok=true']);
   });
 
+  it('in dry run a due cap logs "would stop" once per cap window, not on every tick, and stops nothing', async () => {
+    const h = harness({ env: { MAX_RUNTIME_MINUTES: '1', IDLE_DRY_RUN: 'true' } });
+    h.fake.setPod('p1', { metrics: { active: 1, completed: 42 } });
+    await h.lines(5);
+    await h.next(55_000);
+    await h.next(1_000);
+    await h.lines(5);
+    await h.next(55_000);
+
+    expect(h.logs.messages('warn').filter((m) => m.startsWith('would stop'))).toEqual([
+      'would stop p1 (runtime-cap)',
+      'would stop p1 (runtime-cap)',
+    ]);
+    expect(await triggers(h)).toEqual([]);
+  });
+
   it('the cap clock runs from the first startup observation, not from ready', async () => {
     const h = harness({ env: { MAX_RUNTIME_MINUTES: '1' } });
     h.fake.setPod('p1', { metrics: null, observation: 'Starting' });

@@ -151,7 +151,9 @@ export class IdleTick {
             { pod: pod.name, podId: target, reason, dryRun: true },
             `would stop ${target} (${reason})`,
           );
-        state = afterStop(state, reason, false, now);
+        // Nothing was stopped: restart the window that fired so the line repeats once per window,
+        // not on every tick (the cap's clock is restarted too, for the same reason).
+        state = reason === 'runtime-cap' ? { ...state, upSince: now } : afterStop(state, reason, false, now);
       } else {
         logger.info(
           { pod: pod.name, targets, reason, signal: aggregate.signal },
@@ -186,6 +188,15 @@ export class IdleTick {
         phase: state.phase,
         idleStreak: state.idleStreak,
         bootingTicks: state.bootingTicks,
+        // The counters that fired, before the stop reset them.
+        ...(advance.stop
+          ? {
+              stop: advance.stop,
+              stopAccepted,
+              streakAtStop: advance.state.idleStreak,
+              bootingTicksAtStop: advance.state.bootingTicks,
+            }
+          : {}),
       },
       'idle tick',
     );
