@@ -5,7 +5,11 @@ import { HistoryService } from './history/history.service';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { PodsController } from './pods/pods.controller';
-import { PodStatusService } from './status/pod-status.service';
+import {
+  DEFAULT_STATUS_SHARED_FOR_MS,
+  PodStatusService,
+  STATUS_SHARED_FOR_MS,
+} from './status/pod-status.service';
 import { StartWakeService } from './wake/start-wake.service';
 import { WakeQueue } from './wake/wake-queue';
 
@@ -21,6 +25,7 @@ export class GatewayModule {
         GatewayMetrics,
         WakeQueue,
         PodStatusService,
+        { provide: STATUS_SHARED_FOR_MS, useValue: DEFAULT_STATUS_SHARED_FOR_MS },
         StartWakeService,
         HistoryService,
       ],

@@ -23,14 +23,18 @@ const REDIS_READ_TIMEOUT_MS = 1_500;
 
 /**
  * GET /api/pods/{name}: one volume list and one observe per pod on the volume,
- * shared by every concurrent GET of that pod. It answers 200 whatever happens
+ * shared by every GET of that pod in the same burst. It answers 200 whatever happens
  * below it: a RunPod blip is lookup UNREADABLE, a Redis blip leaves the
  * Redis-backed fields null. Callers poll this while a wake runs, so it must
  * never turn a blip into an error.
  */
+/** How long a settled status read is shared: a burst of GETs over a few hundred milliseconds makes one read. */
+export const STATUS_SHARED_FOR_MS = Symbol('STATUS_SHARED_FOR_MS');
+export const DEFAULT_STATUS_SHARED_FOR_MS = 1_000;
+
 @Injectable()
 export class PodStatusService {
-  private readonly flights = new SingleFlight<PodStatusBody>();
+  private readonly flights: SingleFlight<PodStatusBody>;
 
   constructor(
     @Inject(CONFIG) private readonly config: PodwardenConfig,
@@ -39,7 +43,10 @@ export class PodStatusService {
     private readonly idleStates: IdleStateStore,
     private readonly progress: WakeProgressStore,
     private readonly history: WakeHistory,
-  ) {}
+    @Inject(STATUS_SHARED_FOR_MS) sharedForMs: number,
+  ) {
+    this.flights = new SingleFlight<PodStatusBody>(sharedForMs);
+  }
 
   read(pod: PodConfig): Promise<PodStatusBody> {
     return this.flights.run(pod.name.toLowerCase(), () => this.readNow(pod));

@@ -1,7 +1,7 @@
 import { INITIAL_IDLE_STATE } from '@podwarden/policies';
 import { EMPTY_IDLE_RECORD, IdleStateStore, WakeHistory, WakeProgressStore } from '@podwarden/platform';
 import { listedPod } from '../testing/fake-runpod-client';
-import { leakedSecrets, startGateway, type GatewayHarness } from '../testing/gateway-harness';
+import { SECRETS, leakedSecrets, startGateway, type GatewayHarness } from '../testing/gateway-harness';
 
 const running = (podId: string, gpuCount = 1) => ({
   kind: 'found' as const,
@@ -304,5 +304,27 @@ describe('GET /api/pods', () => {
       ['beta', 'pb', 'EXITED'],
       ['alpha', 'pa', 'RUNNING'],
     ]);
+  });
+});
+
+describe('GET burst window', () => {
+  let gw: GatewayHarness;
+  beforeAll(async () => {
+    gw = await startGateway('status-burst', { statusSharedForMs: 1_000 });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('GETs of one burst that arrive one after another still share one read; a stop ends the window', async () => {
+    gw.fake.script([{ listed: listedPod('b', 'vol-qwen', 'RUNNING'), observation: running('b') }]);
+    for (let i = 0; i < 5; i += 1) expect((await gw.request('GET', '/api/pods/qwen')).status).toBe(200);
+    expect(gw.fake.count('listPods')).toBe(1);
+    expect(gw.fake.count('observePod')).toBe(1);
+
+    await gw.request('POST', '/api/pods/qwen/stop', { 'X-Rig-Operator-Token': SECRETS.RIG_OPERATOR_TOKEN });
+    await gw.request('GET', '/api/pods/qwen');
+    // One list for the burst, one for the stop, one for the GET after it.
+    expect(gw.fake.count('listPods')).toBe(3);
   });
 });

@@ -35,7 +35,34 @@ describe(SingleFlight.name, () => {
     expect(results).toEqual(['A', 'B']);
   });
 
-  it('nothing is cached once the read settles', async () => {
+  it('a successful read is shared for the linger window after it settles, then read again', async () => {
+    let clock = 1_000;
+    const sut = new SingleFlight<number>(500, () => clock);
+    let reads = 0;
+    const work = async () => ++reads;
+    expect(await sut.run('a', work)).toBe(1);
+    clock += 499;
+    expect(await sut.run('a', work)).toBe(1);
+    clock += 1;
+    expect(await sut.run('a', work)).toBe(2);
+  });
+
+  it('invalidate ends the linger window at once', async () => {
+    const sut = new SingleFlight<number>(60_000);
+    let reads = 0;
+    const work = async () => ++reads;
+    expect(await sut.run('a', work)).toBe(1);
+    sut.invalidate('a');
+    expect(await sut.run('a', work)).toBe(2);
+  });
+
+  it('a failure is not kept during the linger window', async () => {
+    const sut = new SingleFlight<number>(60_000);
+    await expect(sut.run('a', async () => Promise.reject(new Error('blip')))).rejects.toThrow('blip');
+    expect(await sut.run('a', async () => 3)).toBe(3);
+  });
+
+  it('without a linger window nothing is cached once the read settles', async () => {
     const sut = new SingleFlight<number>();
     let reads = 0;
     const work = async () => ++reads;

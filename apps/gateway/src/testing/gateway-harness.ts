@@ -1,3 +1,4 @@
+import { STATUS_SHARED_FOR_MS } from '../status/pod-status.service';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import Redis from 'ioredis';
@@ -23,6 +24,8 @@ export interface HarnessOptions {
   readonly podsConfigText?: string;
   /** Provider overrides besides the RunPod client (e.g. a failing record store). */
   readonly overrides?: ReadonlyArray<{ readonly token: unknown; readonly value: unknown }>;
+  /** How long a settled GET read is shared (production: 1 s); 0 by default in tests. */
+  readonly statusSharedForMs?: number;
 }
 
 export interface Answer {
@@ -81,7 +84,10 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
   const fake = new FakeRunPodClient();
   let builder = Test.createTestingModule({ imports: [GatewayModule.forRoot({ config, logger })] })
     .overrideProvider(RUNPOD_CLIENT)
-    .useValue(fake);
+    .useValue(fake)
+    // Tests change the fake between requests; each GET here must read afresh unless a test asks otherwise.
+    .overrideProvider(STATUS_SHARED_FOR_MS)
+    .useValue(options.statusSharedForMs ?? 0);
   for (const override of options.overrides ?? []) {
     builder = builder.overrideProvider(override.token).useValue(override.value);
   }
