@@ -5,11 +5,8 @@ import { HistoryService } from './history/history.service';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { PodsController } from './pods/pods.controller';
-import {
-  DEFAULT_STATUS_SHARED_FOR_MS,
-  PodStatusService,
-  STATUS_SHARED_FOR_MS,
-} from './status/pod-status.service';
+import { PodStatusService } from './status/pod-status.service';
+import { DEFAULT_STATUS_GATHER_MS, STATUS_GATHER_MS } from './status/status-gather.constant';
 import { StartWakeService } from './wake/start-wake.service';
 import { WakeQueue } from './wake/wake-queue';
 
@@ -25,7 +22,7 @@ export class GatewayModule {
         GatewayMetrics,
         WakeQueue,
         PodStatusService,
-        { provide: STATUS_SHARED_FOR_MS, useValue: DEFAULT_STATUS_SHARED_FOR_MS },
+        { provide: STATUS_GATHER_MS, useValue: DEFAULT_STATUS_GATHER_MS },
         StartWakeService,
         HistoryService,
       ],

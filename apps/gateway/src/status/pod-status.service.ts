@@ -12,6 +12,7 @@ import {
 } from '@podwarden/platform';
 import { withinTimeout } from '../http/within-timeout';
 import { SingleFlight } from './single-flight';
+import { STATUS_GATHER_MS } from './status-gather.constant';
 import {
   podStatusBody,
   type PodStatusBody,
@@ -28,10 +29,6 @@ const REDIS_READ_TIMEOUT_MS = 1_500;
  * Redis-backed fields null. Callers poll this while a wake runs, so it must
  * never turn a blip into an error.
  */
-/** How long a settled status read is shared: a burst of GETs over a few hundred milliseconds makes one read. */
-export const STATUS_SHARED_FOR_MS = Symbol('STATUS_SHARED_FOR_MS');
-export const DEFAULT_STATUS_SHARED_FOR_MS = 1_000;
-
 @Injectable()
 export class PodStatusService {
   private readonly flights: SingleFlight<PodStatusBody>;
@@ -43,9 +40,9 @@ export class PodStatusService {
     private readonly idleStates: IdleStateStore,
     private readonly progress: WakeProgressStore,
     private readonly history: WakeHistory,
-    @Inject(STATUS_SHARED_FOR_MS) sharedForMs: number,
+    @Inject(STATUS_GATHER_MS) gatherMs: number,
   ) {
-    this.flights = new SingleFlight<PodStatusBody>(sharedForMs);
+    this.flights = new SingleFlight<PodStatusBody>(gatherMs);
   }
 
   read(pod: PodConfig): Promise<PodStatusBody> {

@@ -35,34 +35,31 @@ describe(SingleFlight.name, () => {
     expect(results).toEqual(['A', 'B']);
   });
 
-  it('a successful read is shared for the linger window after it settles, then read again', async () => {
-    let clock = 1_000;
-    const sut = new SingleFlight<number>(500, () => clock);
+  it('a new read gathers first: callers arriving during the gather window join it', async () => {
+    const gate = controllable<void>();
+    const sut = new SingleFlight<number>(50, () => gate.promise);
     let reads = 0;
     const work = async () => ++reads;
-    expect(await sut.run('a', work)).toBe(1);
-    clock += 499;
-    expect(await sut.run('a', work)).toBe(1);
-    clock += 1;
-    expect(await sut.run('a', work)).toBe(2);
+    const first = sut.run('a', work);
+    await Promise.resolve();
+    const late = sut.run('a', work);
+    expect(reads).toBe(0);
+    gate.resolve();
+    expect([await first, await late]).toEqual([1, 1]);
+    expect(reads).toBe(1);
   });
 
-  it('invalidate ends the linger window at once', async () => {
-    const sut = new SingleFlight<number>(60_000);
-    let reads = 0;
-    const work = async () => ++reads;
-    expect(await sut.run('a', work)).toBe(1);
+  it('a caller arriving after a stop during the gather window does not join the earlier read', async () => {
+    const gate = controllable<void>();
+    const sut = new SingleFlight<string>(50, () => gate.promise);
+    const before = sut.run('a', async () => 'before');
     sut.invalidate('a');
-    expect(await sut.run('a', work)).toBe(2);
+    const after = sut.run('a', async () => 'after');
+    gate.resolve();
+    expect([await before, await after]).toEqual(['before', 'after']);
   });
 
-  it('a failure is not kept during the linger window', async () => {
-    const sut = new SingleFlight<number>(60_000);
-    await expect(sut.run('a', async () => Promise.reject(new Error('blip')))).rejects.toThrow('blip');
-    expect(await sut.run('a', async () => 3)).toBe(3);
-  });
-
-  it('without a linger window nothing is cached once the read settles', async () => {
+  it('nothing is kept once the read settles', async () => {
     const sut = new SingleFlight<number>();
     let reads = 0;
     const work = async () => ++reads;

@@ -1,4 +1,3 @@
-import { STATUS_SHARED_FOR_MS } from '../status/pod-status.service';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import Redis from 'ioredis';
@@ -6,6 +5,7 @@ import pino from 'pino';
 import { parseConfig, type PodwardenConfig } from '@podwarden/policies';
 import { NestPinoLogger, REDACTED_PATHS, RUNPOD_CLIENT, type AppLogger } from '@podwarden/platform';
 import { configureGateway } from '../configure-gateway';
+import { STATUS_GATHER_MS } from '../status/status-gather.constant';
 import { GatewayModule } from '../gateway.module';
 import { FakeRunPodClient } from './fake-runpod-client';
 
@@ -24,8 +24,8 @@ export interface HarnessOptions {
   readonly podsConfigText?: string;
   /** Provider overrides besides the RunPod client (e.g. a failing record store). */
   readonly overrides?: ReadonlyArray<{ readonly token: unknown; readonly value: unknown }>;
-  /** How long a settled GET read is shared (production: 1 s); 0 by default in tests. */
-  readonly statusSharedForMs?: number;
+  /** How long a GET burst gathers before reading (production: 100 ms); 0 by default in specs. */
+  readonly statusGatherMs?: number;
 }
 
 export interface Answer {
@@ -85,9 +85,9 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
   let builder = Test.createTestingModule({ imports: [GatewayModule.forRoot({ config, logger })] })
     .overrideProvider(RUNPOD_CLIENT)
     .useValue(fake)
-    // Tests change the fake between requests; each GET here must read afresh unless a test asks otherwise.
-    .overrideProvider(STATUS_SHARED_FOR_MS)
-    .useValue(options.statusSharedForMs ?? 0);
+    // No gathering by default: specs stay fast, and the in-flight sharing is what most of them test.
+    .overrideProvider(STATUS_GATHER_MS)
+    .useValue(options.statusGatherMs ?? 0);
   for (const override of options.overrides ?? []) {
     builder = builder.overrideProvider(override.token).useValue(override.value);
   }
