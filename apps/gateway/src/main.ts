@@ -1,5 +1,5 @@
 import { NestFactory } from '@nestjs/core';
-import { NestPinoLogger, describeRedisUrl, startApp } from '@podwarden/platform';
+import { NestPinoLogger, closeOnSignals, describeRedisUrl, startApp } from '@podwarden/platform';
 import { configureGateway } from './configure-gateway';
 import { GatewayModule } from './gateway.module';
 
@@ -7,7 +7,7 @@ async function bootstrap(): Promise<void> {
   const start = startApp('gateway');
   const { config, logger } = start;
   const app = await NestFactory.create(GatewayModule.forRoot(start), { logger: new NestPinoLogger(logger) });
-  app.enableShutdownHooks();
+  closeOnSignals(app, logger);
   configureGateway(app, config, logger);
   await app.listen(config.http.port, config.http.host);
   logger.info(

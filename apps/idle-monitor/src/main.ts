@@ -1,5 +1,5 @@
 import { NestFactory } from '@nestjs/core';
-import { NestPinoLogger, startApp } from '@podwarden/platform';
+import { NestPinoLogger, closeOnSignals, startApp } from '@podwarden/platform';
 import { IdleMonitorModule } from './idle-monitor.module';
 
 async function bootstrap(): Promise<void> {
@@ -8,12 +8,12 @@ async function bootstrap(): Promise<void> {
   const options = { logger: new NestPinoLogger(logger) };
   if (config.healthPort !== null) {
     const app = await NestFactory.create(IdleMonitorModule.forRoot(start), options);
-    app.enableShutdownHooks();
+    closeOnSignals(app, logger);
     await app.listen(config.healthPort, config.http.host);
     logger.info({ healthPort: config.healthPort }, 'idle-monitor health listening');
   } else {
     const app = await NestFactory.createApplicationContext(IdleMonitorModule.forRoot(start), options);
-    app.enableShutdownHooks();
+    closeOnSignals(app, logger);
   }
 }
 

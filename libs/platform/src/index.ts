@@ -20,3 +20,4 @@ export * from './health/redis-health.indicator';
 export * from './app/platform.module';
 export * from './queues/idle-tick-job';
 export * from './concurrency/map-bounded';
+export * from './app/close-on-signals';

@@ -1,0 +1,37 @@
+import type { AppLogger } from '../logging/logger';
+
+interface Closable {
+  close(): Promise<void>;
+}
+
+/**
+ * SIGTERM/SIGINT run the shutdown hooks (workers finish or hand back their
+ * job, Redis connections close) and then exit 0. Nest's own hooks re-raise
+ * the signal afterwards, which orchestrators report as a kill, not a clean
+ * stop. A second signal, or a close that hangs, exits at once.
+ */
+export function closeOnSignals(app: Closable, logger: AppLogger, graceMs = 30_000): void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (closing) {
+      logger.warn({ signal }, 'second signal during shutdown; exiting now');
+      process.exit(1);
+    }
+    closing = true;
+    logger.info({ signal }, `${signal} received; shutting down`);
+    const timer = setTimeout(() => {
+      logger.error({ graceMs }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, graceMs);
+    timer.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error instanceof Error ? error.message : String(error) }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,71 @@
+import { AppProcess, eventually, type AppName } from '../support/app-process';
+import { freePort } from '../support/free-port';
+import { deletePrefix } from '../support/redis-cleanup';
+import { REDIS_URL, TEST_API_KEY, uniquePrefix } from '../support/test-env';
+
+const PODWARDEN_APPS: AppName[] = ['gateway', 'waker', 'idle-monitor'];
+
+/** What CONTRACT.md promises about every process: fail fast on bad config, stop cleanly on SIGTERM. */
+describe('app processes', () => {
+  it.each(PODWARDEN_APPS)(
+    '%s exits non-zero with one clear stderr line when REDIS_URL is unparseable',
+    async (app) => {
+      const proc = AppProcess.start(
+        app,
+        { REDIS_URL: 'not a url at all', RUNPOD_API_KEY: TEST_API_KEY },
+        `badcfg-${app}`,
+      );
+      const code = await proc.waitForExit();
+      const stderr = proc.stderr.join('').trim().split('\n');
+
+      expect(code).not.toBe(0);
+      expect(stderr).toHaveLength(1);
+      expect(stderr[0]).toMatch(/REDIS_URL/);
+      expect(stderr[0]).not.toContain(TEST_API_KEY);
+    },
+  );
+
+  it.each(PODWARDEN_APPS)(
+    '%s exits non-zero naming the problem when PODS_CONFIG has duplicate names',
+    async (app) => {
+      const proc = AppProcess.start(
+        app,
+        { PODS_CONFIG: `${__dirname}/fixtures/duplicate-pods.json`, RUNPOD_API_KEY: TEST_API_KEY },
+        `dupcfg-${app}`,
+      );
+      const code = await proc.waitForExit();
+
+      expect(code).not.toBe(0);
+      expect(proc.stderr.join('')).toMatch(/duplicate/i);
+    },
+  );
+
+  it('the simulator exits non-zero with one stderr line on a bad SIM_PORT', async () => {
+    const proc = AppProcess.start('runpod-sim', { SIM_PORT: 'eighty' }, 'badcfg-sim');
+    expect(await proc.waitForExit()).not.toBe(0);
+    expect(proc.stderr.join('').trim().split('\n')).toHaveLength(1);
+  });
+
+  describe('graceful shutdown and worker health', () => {
+    const prefix = uniquePrefix('lifecycle');
+    afterAll(() => deletePrefix(prefix));
+
+    it.each(PODWARDEN_APPS)('%s shuts down with exit code 0 on SIGTERM', async (app) => {
+      const port = await freePort();
+      const env = {
+        REDIS_URL,
+        QUEUE_PREFIX: prefix,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        HEALTH_PORT: String(port),
+      };
+      const proc = AppProcess.start(app, env, `sigterm-${app}`);
+      await eventually(
+        async () => ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok ? true : undefined),
+        20_000,
+        `${app} ready`,
+      );
+      expect(await proc.stop()).toBe(0);
+    });
+  });
+});
