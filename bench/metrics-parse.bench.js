@@ -8,8 +8,8 @@ const { markdownTable } = require('./lib/markdown-table');
 const { median, fixed } = require('./lib/stats');
 const { loadTypeScript } = require('./lib/transpile-sources');
 
-const ROUNDS = 5;
-const ROUND_MS = 400;
+const ROUNDS = 9;
+const ROUND_MS = 200;
 const MODEL = 'Qwen/Qwen2.5-32B-Instruct-AWQ';
 
 async function run({ log }) {
@@ -41,43 +41,48 @@ async function run({ log }) {
       text: vllmSized + Array.from({ length: 9 }, (_, i) => histograms(String(i + 1))).join(''),
     },
   ];
+  // Every timed function runs once per round, round after round, so a burst of
+  // load from a neighbour on a shared machine hits all of them alike and the
+  // ratios between rows stay meaningful even when the absolute figures move.
+  const timed = inputs.flatMap((input) => [
+    { input, kind: 'parse', fn: () => parse(input.text) },
+    { input, kind: 'both', fn: () => activity(parse(input.text)) },
+  ]);
+  for (const t of timed) timeRound(t.fn); // warm-up
+  const perRound = new Map(timed.map((t) => [t, []]));
+  for (let round = 0; round < ROUNDS; round++) for (const t of timed) perRound.get(t).push(timeRound(t.fn));
+  const usOf = (input, kind) => median(perRound.get(timed.find((t) => t.input === input && t.kind === kind)));
   const rows = inputs.map((input) => {
     const samples = parse(input.text);
-    const reading = activity(samples);
-    const parseUs = timeIt(() => parse(input.text));
-    const bothUs = timeIt(() => activity(parse(input.text)));
-    log(
-      `${input.name}: ${samples.length} samples, parse ${fixed(parseUs, 1)} µs, parse+activity ${fixed(bothUs, 1)} µs`,
-    );
-    return {
+    const row = {
       ...input,
       kb: Buffer.byteLength(input.text) / 1024,
       samples: samples.length,
-      reading,
-      parseUs,
-      bothUs,
+      reading: activity(samples),
+      parseUs: usOf(input, 'parse'),
+      bothUs: usOf(input, 'both'),
     };
+    log(
+      `${input.name}: ${row.samples} samples, parse ${fixed(row.parseUs, 1)} µs, parse+activity ${fixed(row.bothUs, 1)} µs`,
+    );
+    return row;
   });
   return { markdown: report(rows) };
 }
 
-/** Median µs per call over ROUNDS timed rounds of ROUND_MS each, after a warm-up round. */
-function timeIt(fn) {
-  const round = () => {
-    let n = 0;
-    const started = process.hrtime.bigint();
-    const until = started + BigInt(ROUND_MS) * 1_000_000n;
-    let now = started;
-    while (now < until) {
-      fn();
-      n++;
-      if ((n & 7) === 0) now = process.hrtime.bigint();
-    }
-    now = process.hrtime.bigint();
-    return Number(now - started) / 1000 / n;
-  };
-  round();
-  return median(Array.from({ length: ROUNDS }, round));
+/** µs per call of fn over one timed round of ROUND_MS. */
+function timeRound(fn) {
+  let n = 0;
+  const started = process.hrtime.bigint();
+  const until = started + BigInt(ROUND_MS) * 1_000_000n;
+  let now = started;
+  while (now < until) {
+    fn();
+    n++;
+    if ((n & 7) === 0) now = process.hrtime.bigint();
+  }
+  now = process.hrtime.bigint();
+  return Number(now - started) / 1000 / n;
 }
 
 /**
@@ -160,7 +165,7 @@ function report(rows) {
   );
   return [
     "In-process, no apps and no Redis: the TypeScript sources are transpiled on the fly with the project's own `typescript` (no type check) and called directly. " +
-      `Each figure is the median of ${ROUNDS} rounds of ${ROUND_MS} ms after a warm-up round. The first input is rendered by the simulator's own exposition code; ` +
+      `Each figure is the median of ${ROUNDS} rounds of ${ROUND_MS} ms after a warm-up round; the rounds of all six measurements are interleaved, so load from neighbours hits every row alike. The first input is rendered by the simulator's own exposition code; ` +
       'the histogram families of the other two are synthetic (the names a vLLM 0.11 exposes, typical bucket counts).',
     '',
     table,
