@@ -231,6 +231,14 @@ describe('POST /api/pods/{name}/start', () => {
     expect(gw.fake.calls).toEqual([]);
   });
 
+  it('counts start answers by wake outcome in the Prometheus metrics', async () => {
+    waker.behaviour = async (job) => cannedResult(job, { outcome: 'Created' });
+    await gw.request('POST', '/api/pods/qwen/start', OPERATOR);
+    const metrics = await gw.request('GET', '/metrics');
+    expect(metrics.text).toMatch(/podwarden_gateway_wake_starts_total\{outcome="Created"\} [1-9]/);
+    expect(metrics.text).toMatch(/podwarden_gateway_wake_starts_total\{outcome="Failed"\} [1-9]/);
+  });
+
   it('never leaks a secret in a response body or a log line', () => {
     expect(leakedSecrets(gw)).toEqual([]);
   });
