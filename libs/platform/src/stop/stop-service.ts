@@ -120,6 +120,19 @@ export class StopService {
    * a new process whose counters begin at zero).
    */
   async markDown(pod: PodConfig): Promise<void> {
+    try {
+      await this.markDownLocked(pod);
+    } catch (error) {
+      // The pods are already stopped; a Redis blip here must not turn that into an error.
+      // The next idle tick observes them down and takes the Down edge itself.
+      this.logger.warn(
+        { pod: pod.name, err: error instanceof Error ? error.message : String(error) },
+        'idle state not reset after the stop; the next tick will see the pods down',
+      );
+    }
+  }
+
+  private async markDownLocked(pod: PodConfig): Promise<void> {
     const outcome = await this.idleStates.withLock(pod.name, randomUUID(), 10_000, 15_000, async () => {
       const current = await this.idleStates.load(pod.name);
       await this.idleStates.save(pod.name, {
