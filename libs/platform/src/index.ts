@@ -11,6 +11,7 @@ export * from './records/wake-history';
 export * from './wake/wake-progress';
 export * from './wake/wake-gate';
 export * from './idle/idle-state-store';
+export * from './idle/keep-alive-store';
 export * from './stop/stop-service';
 export * from './runpod/create-runpod-client';
 export * from './app/app-tokens';

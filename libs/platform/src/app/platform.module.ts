@@ -11,6 +11,7 @@ import { WakeHistory } from '../records/wake-history';
 import { WakeProgressStore } from '../wake/wake-progress';
 import { WakeGate } from '../wake/wake-gate';
 import { IdleStateStore } from '../idle/idle-state-store';
+import { KeepAliveStore } from '../idle/keep-alive-store';
 import { StopService } from '../stop/stop-service';
 import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
 import type { AppStart } from './start-app';
@@ -81,6 +82,11 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: KeepAliveStore,
+        useFactory: (redis: Redis, keys: RedisKeys) => new KeepAliveStore(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: StopService,
         useFactory: (
           config: PodwardenConfig,
@@ -107,6 +113,7 @@ export class PlatformModule {
         WakeProgressStore,
         WakeGate,
         IdleStateStore,
+        KeepAliveStore,
         StopService,
       ],
     };

@@ -32,4 +32,7 @@ export class RedisKeys {
   idleLock(podName: string): string {
     return this.pod('idle-lock', podName);
   }
+  keepAlive(podName: string): string {
+    return this.pod('keepalive', podName);
+  }
 }

@@ -3,3 +3,4 @@ export * from './pod-signal';
 export * from './pod-ranking';
 export * from './idle-phase';
 export * from './baseline-book';
+export * from './keep-alive';

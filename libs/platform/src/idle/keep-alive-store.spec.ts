@@ -1,0 +1,68 @@
+import Redis from 'ioredis';
+import { RedisKeys } from '../redis/redis-keys';
+import { KeepAliveStore } from './keep-alive-store';
+
+const PREFIX = `pw-test-keepalive-${process.pid}-${Date.now()}`;
+
+describe(KeepAliveStore.name, () => {
+  let redis: Redis;
+  let store: KeepAliveStore;
+  const keys = new RedisKeys(PREFIX);
+
+  beforeAll(() => {
+    redis = new Redis('redis://127.0.0.1:6379');
+    store = new KeepAliveStore(redis, keys);
+  });
+  afterAll(async () => {
+    // SCAN, never KEYS: the test Redis may be shared.
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 200);
+      if (found.length > 0) await redis.del(...found);
+      cursor = next;
+    } while (cursor !== '0');
+    await redis.quit();
+  });
+
+  it('keys the keep-alive under the prefix by the lower-cased pod name', () => {
+    expect(keys.keepAlive('QWEN')).toBe(`${PREFIX}:keepalive:qwen`);
+  });
+
+  it('reads back the deadline it set, whatever the case of the name', async () => {
+    const until = Date.now() + 60_000;
+    await store.set('Qwen', until);
+    expect(await store.get('qwen')).toBe(until);
+  });
+
+  it('expires the key at the deadline', async () => {
+    const now = Date.now();
+    await store.set('expiring', now + 30_000, now);
+    const ttl = await redis.pttl(keys.keepAlive('expiring'));
+    expect(ttl).toBeGreaterThan(25_000);
+    expect(ttl).toBeLessThanOrEqual(30_000);
+  });
+
+  it('a lapsed keep-alive reads as none', async () => {
+    await store.set('short', Date.now() + 50);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await store.get('short')).toBeNull();
+  });
+
+  it('a deadline already past clears the keep-alive instead of writing it', async () => {
+    await store.set('past', Date.now() + 60_000);
+    await store.set('past', Date.now() - 1);
+    expect(await redis.exists(keys.keepAlive('past'))).toBe(0);
+  });
+
+  it('clear removes it, and a pod with none reads null', async () => {
+    await store.set('cleared', Date.now() + 60_000);
+    await store.clear('cleared');
+    expect(await store.get('cleared')).toBeNull();
+    expect(await store.get('never-set')).toBeNull();
+  });
+
+  it('a value that is not a number reads as none', async () => {
+    await redis.set(keys.keepAlive('garbled'), 'soon', 'PX', 60_000);
+    expect(await store.get('garbled')).toBeNull();
+  });
+});
