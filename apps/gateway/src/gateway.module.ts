@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { HealthModule, PlatformModule, type AppStart } from '@podwarden/platform';
 import { OperatorTokenGuard } from './auth/operator-token.guard';
 import { HistoryService } from './history/history.service';
+import { KeepAliveService } from './keep-alive/keep-alive.service';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { PodsController } from './pods/pods.controller';
@@ -25,6 +26,7 @@ export class GatewayModule {
         { provide: STATUS_GATHER_MS, useValue: DEFAULT_STATUS_GATHER_MS },
         StartWakeService,
         HistoryService,
+        KeepAliveService,
       ],
     };
   }

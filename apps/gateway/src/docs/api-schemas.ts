@@ -92,6 +92,33 @@ export const POD_STATUS_SCHEMA: SchemaObject = {
     lastWake: LAST_WAKE_SCHEMA,
     idleStopAt: { ...nullableString, format: 'date-time' },
     runtimeCapAt: { ...nullableString, format: 'date-time' },
+    keepAliveUntil: {
+      ...nullableString,
+      format: 'date-time',
+      description: 'idle stop held off until then; boot grace and the runtime cap still apply',
+    },
+  },
+};
+
+export const KEEP_ALIVE_REQUEST_SCHEMA: SchemaObject = {
+  type: 'object',
+  required: ['minutes'],
+  properties: {
+    minutes: {
+      type: 'number',
+      exclusiveMinimum: true,
+      minimum: 0,
+      maximum: 1440,
+      description: 'how long to hold off the idle stop, from now; a JSON number, decimals allowed',
+    },
+  },
+};
+
+export const KEEP_ALIVE_SCHEMA: SchemaObject = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    keepAliveUntil: { ...nullableString, format: 'date-time', description: 'null after DELETE' },
   },
 };
 

@@ -1,5 +1,18 @@
-import { Controller, Get, Headers, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiBody,
   ApiHeader,
   ApiOperation,
   ApiParam,
@@ -9,13 +22,14 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { isPodConfigured, type PodwardenConfig } from '@podwarden/policies';
+import { isPodConfigured, parseKeepAliveMinutes, type PodwardenConfig } from '@podwarden/policies';
 import { CONFIG, StopService } from '@podwarden/platform';
 import { OperatorGate } from '../auth/operator-token.guard';
 import { problem, ProblemException } from '../http/problem';
 import { parseHistoryLimit } from '../history/history-limit';
 import { HistoryService } from '../history/history.service';
 import type { HistoryBody } from '../history/history-view';
+import { KeepAliveService, type KeepAliveBody } from '../keep-alive/keep-alive.service';
 import type { PodStatusBody } from '../status/pod-status-view';
 import { PodStatusService } from '../status/pod-status.service';
 import { stopAnswer, type StopBody } from '../stop/stop-answer';
@@ -25,6 +39,8 @@ import { StartWakeService } from '../wake/start-wake.service';
 import { resolvePod } from './resolve-pod';
 import {
   HISTORY_SCHEMA,
+  KEEP_ALIVE_REQUEST_SCHEMA,
+  KEEP_ALIVE_SCHEMA,
   POD_LIST_SCHEMA,
   POD_STATUS_SCHEMA,
   PROBLEM_SCHEMA,
@@ -43,6 +59,7 @@ export class PodsController {
     private readonly starts: StartWakeService,
     private readonly stops: StopService,
     private readonly history: HistoryService,
+    private readonly keepAlives: KeepAliveService,
   ) {}
 
   @Get()
@@ -163,4 +180,61 @@ export class PodsController {
       this.status.invalidate(pod);
     }
   }
+
+  @Post(':name/keepalive')
+  @HttpCode(200)
+  @OperatorGate('operator-or-wake')
+  @ApiSecurity(OPERATOR_TOKEN_SECURITY)
+  @ApiOperation({
+    summary: 'Hold off the idle stop for some minutes from now; boot grace and the runtime cap still apply',
+  })
+  @ApiParam({ name: 'name', description: 'friendly pod name, case-insensitive' })
+  @ApiBody({ schema: KEEP_ALIVE_REQUEST_SCHEMA })
+  @ApiResponse({ status: 200, description: 'the keep-alive now in force', schema: KEEP_ALIVE_SCHEMA })
+  @ApiResponse({ status: 400, description: 'bad minutes', schema: PROBLEM_SCHEMA })
+  @ApiResponse({ status: 401, description: 'missing or wrong token', schema: PROBLEM_SCHEMA })
+  @ApiResponse({ status: 404, description: 'unknown pod name', schema: PROBLEM_SCHEMA })
+  @ApiResponse({
+    status: 503,
+    description: 'gate without token, or Redis did not take it',
+    schema: PROBLEM_SCHEMA,
+  })
+  async keepAlive(@Param('name') name: string, @Body() body: unknown): Promise<KeepAliveBody> {
+    const pod = resolvePod(this.config, name);
+    const minutes = parseKeepAliveMinutes(isObject(body) ? body.minutes : undefined);
+    if (!minutes.ok) throw problem(400, 'bad-minutes', 'Bad minutes', minutes.reason, { name: pod.name });
+    this.status.invalidate(pod);
+    try {
+      return await this.keepAlives.keepAlive(pod, minutes.minutes);
+    } finally {
+      this.status.invalidate(pod);
+    }
+  }
+
+  @Delete(':name/keepalive')
+  @OperatorGate('operator-or-wake')
+  @ApiSecurity(OPERATOR_TOKEN_SECURITY)
+  @ApiOperation({ summary: 'Clear the keep-alive: the idle stop applies again' })
+  @ApiParam({ name: 'name', description: 'friendly pod name, case-insensitive' })
+  @ApiResponse({ status: 200, description: 'keepAliveUntil is null', schema: KEEP_ALIVE_SCHEMA })
+  @ApiResponse({ status: 401, description: 'missing or wrong token', schema: PROBLEM_SCHEMA })
+  @ApiResponse({ status: 404, description: 'unknown pod name', schema: PROBLEM_SCHEMA })
+  @ApiResponse({
+    status: 503,
+    description: 'gate without token, or Redis did not take it',
+    schema: PROBLEM_SCHEMA,
+  })
+  async clearKeepAlive(@Param('name') name: string): Promise<KeepAliveBody> {
+    const pod = resolvePod(this.config, name);
+    this.status.invalidate(pod);
+    try {
+      return await this.keepAlives.clear(pod);
+    } finally {
+      this.status.invalidate(pod);
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

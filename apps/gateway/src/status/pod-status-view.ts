@@ -46,9 +46,11 @@ export interface RecordsReading {
   readonly idle: IdleState | null;
   readonly wake: WakeProgress | null;
   readonly lastWake: WakeCompletedRecord | null;
+  /** The keep-alive deadline in epoch milliseconds; null when none is set (or Redis could not be read). */
+  readonly keepAlive: number | null;
 }
 
-/** GET /api/pods/{name} (CONTRACT.md "GET response", plus idleStopAt and runtimeCapAt). */
+/** GET /api/pods/{name} (CONTRACT.md "GET response", plus idleStopAt, runtimeCapAt and keepAliveUntil). */
 export interface PodStatusBody {
   readonly name: string;
   readonly configured: boolean;
@@ -64,6 +66,8 @@ export interface PodStatusBody {
   readonly lastWake: LastWakeView | null;
   readonly idleStopAt: string | null;
   readonly runtimeCapAt: string | null;
+  /** Until when the idle stop is held off (boot grace and the runtime cap still apply); null when not set. */
+  readonly keepAliveUntil: string | null;
 }
 
 const LOOKUP_WORDS: Readonly<Record<VolumeReading['kind'], LookupWord>> = {
@@ -134,5 +138,6 @@ export function podStatusBody(
     lastWake: lastWakeView(records.lastWake),
     idleStopAt: idle === null ? null : isoOrNull(idleStopAt(idle, settings)),
     runtimeCapAt: idle === null ? null : isoOrNull(runtimeCapAt(idle, settings)),
+    keepAliveUntil: isoOrNull(records.keepAlive),
   };
 }

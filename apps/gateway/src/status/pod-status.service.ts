@@ -4,6 +4,7 @@ import { lookupVolume, type RunPodClient } from '@podwarden/runpod-client';
 import {
   CONFIG,
   IdleStateStore,
+  KeepAliveStore,
   LOGGER,
   RUNPOD_CLIENT,
   WakeHistory,
@@ -40,6 +41,7 @@ export class PodStatusService {
     private readonly idleStates: IdleStateStore,
     private readonly progress: WakeProgressStore,
     private readonly history: WakeHistory,
+    private readonly keepAlives: KeepAliveStore,
     @Inject(STATUS_GATHER_MS) gatherMs: number,
   ) {
     this.flights = new SingleFlight<PodStatusBody>(gatherMs);
@@ -49,7 +51,7 @@ export class PodStatusService {
     return this.flights.run(pod.name.toLowerCase(), () => this.readNow(pod));
   }
 
-  /** After a start or stop: the next GET must not share a read that began before it. */
+  /** After a start, stop or keep-alive change: the next GET must not share a read that began before it. */
   invalidate(pod: PodConfig): void {
     this.flights.invalidate(pod.name.toLowerCase());
   }
@@ -80,7 +82,7 @@ export class PodStatusService {
   }
 
   private async readRecords(pod: PodConfig): Promise<RecordsReading> {
-    const [idle, wake, lastWake] = await Promise.all([
+    const [idle, wake, lastWake, keepAlive] = await Promise.all([
       this.readQuietly(
         pod,
         'idle state',
@@ -88,8 +90,9 @@ export class PodStatusService {
       ),
       this.readQuietly(pod, 'wake progress', () => this.progress.get(pod.name)),
       this.readQuietly(pod, 'last wake', () => this.history.last(pod.name)),
+      this.readQuietly(pod, 'keep-alive', () => this.keepAlives.get(pod.name)),
     ]);
-    return { idle, wake, lastWake };
+    return { idle, wake, lastWake, keepAlive };
   }
 
   private async readQuietly<T>(

@@ -44,6 +44,7 @@ describe('GET /api/pods/{name}', () => {
       lastWake: null,
       idleStopAt: null,
       runtimeCapAt: null,
+      keepAliveUntil: null,
     });
   });
 

@@ -45,7 +45,8 @@ export interface GatewayHarness {
   readonly logs: string[];
   /** Every response body this harness received, for the "no secret leaves" check. */
   readonly bodies: string[];
-  request(method: string, path: string, headers?: Record<string, string>): Promise<Answer>;
+  /** A `body` is sent as JSON (content-type application/json); a string body is sent as is. */
+  request(method: string, path: string, headers?: Record<string, string>, body?: unknown): Promise<Answer>;
   close(): Promise<void>;
 }
 
@@ -105,8 +106,16 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
     config,
     logs,
     bodies,
-    async request(method, path, headers = {}) {
-      const response = await fetch(`${url}${path}`, { method, headers });
+    async request(method, path, headers = {}, sent?: unknown) {
+      const init: RequestInit =
+        sent === undefined
+          ? { method, headers }
+          : {
+              method,
+              headers: { 'Content-Type': 'application/json', ...headers },
+              body: typeof sent === 'string' ? sent : JSON.stringify(sent),
+            };
+      const response = await fetch(`${url}${path}`, init);
       const text = await response.text();
       bodies.push(text);
       const body = parseBody(text);

@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { PodConfig } from '@podwarden/policies';
+import { KeepAliveStore, LOGGER, type AppLogger } from '@podwarden/platform';
+import { problem } from '../http/problem';
+import { withinTimeout } from '../http/within-timeout';
+
+const REDIS_WRITE_TIMEOUT_MS = 3_000;
+
+/** POST and DELETE …/keepalive: the answer carries the deadline now in force (null once cleared). */
+export interface KeepAliveBody {
+  readonly name: string;
+  readonly keepAliveUntil: string | null;
+}
+
+/**
+ * Sets or clears a pod's keep-alive. It holds off the idle stop only; the
+ * idle monitor reads it on every tick, so nothing else is told. A write Redis
+ * does not take is a 503: the caller must not believe the pod is held up.
+ */
+@Injectable()
+export class KeepAliveService {
+  constructor(
+    @Inject(LOGGER) private readonly logger: AppLogger,
+    private readonly store: KeepAliveStore,
+  ) {}
+
+  async keepAlive(pod: PodConfig, minutes: number, now: number = Date.now()): Promise<KeepAliveBody> {
+    const until = now + Math.round(minutes * 60_000);
+    await this.write(pod, 'set', () => this.store.set(pod.name, until, now));
+    const keepAliveUntil = new Date(until).toISOString();
+    this.logger.info(
+      { pod: pod.name, minutes, keepAliveUntil },
+      `keep-alive for ${pod.name} until ${keepAliveUntil}`,
+    );
+    return { name: pod.name, keepAliveUntil };
+  }
+
+  async clear(pod: PodConfig): Promise<KeepAliveBody> {
+    await this.write(pod, 'clear', () => this.store.clear(pod.name));
+    this.logger.info({ pod: pod.name }, `keep-alive for ${pod.name} cleared`);
+    return { name: pod.name, keepAliveUntil: null };
+  }
+
+  private async write(pod: PodConfig, what: 'set' | 'clear', work: () => Promise<void>): Promise<void> {
+    try {
+      await withinTimeout(work(), REDIS_WRITE_TIMEOUT_MS, `keep-alive ${what}`);
+    } catch (error) {
+      this.logger.warn(
+        { pod: pod.name, err: error instanceof Error ? error.message : String(error) },
+        `keep-alive ${what} failed`,
+      );
+      throw problem(
+        503,
+        'keep-alive-unavailable',
+        'Keep-alive store unavailable',
+        'Redis did not take the keep-alive change; retry shortly',
+        { name: pod.name },
+      );
+    }
+  }
+}
