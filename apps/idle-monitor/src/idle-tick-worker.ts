@@ -8,6 +8,7 @@ import {
   IDLE_TICK_QUEUE,
   IDLE_TICK_SCHEDULER_ID,
   IdleStateStore,
+  KeepAliveStore,
   LOGGER,
   RUNPOD_CLIENT,
   StopService,
@@ -36,8 +37,18 @@ export class IdleTickWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(RUNPOD_CLIENT) client: RunPodClient,
     store: IdleStateStore,
     stops: StopService,
+    keepAlives: KeepAliveStore,
   ) {
-    this.tick = new IdleTick({ config, client, store, stops, logger, now: () => Date.now(), concurrency: 4 });
+    this.tick = new IdleTick({
+      config,
+      client,
+      store,
+      stops,
+      keepAlives,
+      logger,
+      now: () => Date.now(),
+      concurrency: 4,
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {

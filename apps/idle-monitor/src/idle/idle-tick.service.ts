@@ -3,11 +3,13 @@ import {
   advanceIdle,
   afterStop,
   aggregateSignals,
+  applyKeepAlive,
   idleSettings,
   isPodConfigured,
   nextBaselines,
   readyAfterMs,
   stopTargets,
+  type IdleAdvance,
   type PodConfig,
   type PodwardenConfig,
   type StopReason,
@@ -20,13 +22,20 @@ import {
   type IdleStateStore,
   type StopService,
 } from '@podwarden/platform';
+import { readKeepAlive, type KeepAliveReader } from './keep-alive-reading';
 import { observeVolume, type IdleControlPlane } from './volume-observation';
+
+const DEFAULT_KEEP_ALIVE_READ_TIMEOUT_MS = 1_000;
 
 export interface IdleTickDependencies {
   readonly config: PodwardenConfig;
   readonly client: IdleControlPlane;
   readonly store: IdleStateStore;
   readonly stops: Pick<StopService, 'stopPods'>;
+  /** Operators' keep-alives: they hold off the idle stop only. */
+  readonly keepAlives: KeepAliveReader;
+  /** How long a tick waits for the keep-alive before going on without it (default 1 s). */
+  readonly keepAliveReadTimeoutMs?: number;
   readonly logger: AppLogger;
   readonly now: () => number;
   /** Pods evaluated at once, and pods of one volume scraped at once. */
@@ -119,7 +128,11 @@ export class IdleTick {
     const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));
     const aggregate = aggregateSignals(lookup, perPod);
     const now = this.deps.now();
-    const advance = advanceIdle(record.state, aggregate.signal, now, settings);
+    const advance = await this.withKeepAlive(
+      pod,
+      advanceIdle(record.state, aggregate.signal, now, settings),
+      now,
+    );
     let state = advance.state;
 
     if (advance.becameReady) {
@@ -201,6 +214,30 @@ export class IdleTick {
       'idle tick',
     );
     return { kind: 'advanced', record: next, stop: advance.stop, stopAccepted };
+  }
+
+  /**
+   * Read only when the tick asks for an idle stop, the one stop a keep-alive
+   * can hold off: boot grace and the runtime cap never wait for Redis.
+   */
+  private async withKeepAlive(pod: PodConfig, advance: IdleAdvance, now: number): Promise<IdleAdvance> {
+    if (advance.stop !== 'idle') return advance;
+    const { keepAlives, keepAliveReadTimeoutMs, logger } = this.deps;
+    const until = await readKeepAlive(
+      keepAlives,
+      pod.name,
+      keepAliveReadTimeoutMs ?? DEFAULT_KEEP_ALIVE_READ_TIMEOUT_MS,
+      logger,
+    );
+    const held = applyKeepAlive(advance, until, now);
+    if (held.stop === null && until !== null) {
+      const iso = new Date(until).toISOString();
+      logger.info(
+        { pod: pod.name, keepAliveUntil: iso, idleStreak: advance.state.idleStreak },
+        `idle stop held off by keep-alive until ${iso}`,
+      );
+    }
+    return held;
   }
 }
 

@@ -3,6 +3,7 @@ import { parseConfig, type IdleState, type PodConfig, type PodwardenConfig } fro
 import {
   ActionLog,
   IdleStateStore,
+  KeepAliveStore,
   RedisKeys,
   StopService,
   createRedis,
@@ -10,6 +11,7 @@ import {
   type IdleRecord,
 } from '@podwarden/platform';
 import { IdleTick, type PodTickOutcome } from '../idle-tick.service';
+import type { KeepAliveReader } from '../keep-alive-reading';
 import { capturedLogs, type CapturedLogs } from './captured-logs';
 import { FakeIdleControlPlane } from './fake-idle-control-plane';
 
@@ -42,6 +44,9 @@ export interface IdleTickHarnessOptions {
   readonly podsConfig?: string;
   /** 1 (the default) makes the fake's call log one deterministic sequence. */
   readonly concurrency?: number;
+  /** What the tick reads keep-alives from; the real store on this Redis by default. */
+  readonly keepAliveReader?: KeepAliveReader;
+  readonly keepAliveReadTimeoutMs?: number;
 }
 
 export interface TickResult {
@@ -69,6 +74,7 @@ export class IdleTickHarness {
   readonly store: IdleStateStore;
   readonly actions: ActionLog;
   readonly stops: StopService;
+  readonly keepAlives: KeepAliveStore;
   readonly tick: IdleTick;
   now = T0;
   private tickCount = 0;
@@ -79,6 +85,7 @@ export class IdleTickHarness {
     this.keys = new RedisKeys(this.config.redis.prefix);
     this.store = new IdleStateStore(options.redis, this.keys);
     this.actions = new ActionLog(options.redis, this.keys, this.logs.logger);
+    this.keepAlives = new KeepAliveStore(options.redis, this.keys);
     this.stops = new StopService(
       this.config,
       this.fake.asRunPodClient(),
@@ -118,6 +125,13 @@ export class IdleTickHarness {
     return { tickId, outcomes, outcome, record, calls, line: tickLine(record.state, calls, outcome) };
   }
 
+  /** Sets the pod's keep-alive `ms` past the harness clock (the key's expiry follows the same clock). */
+  async keepAliveFor(ms: number, podName: string = this.pod().name): Promise<number> {
+    const until = this.now + ms;
+    await this.keepAlives.set(podName, until, this.now);
+    return until;
+  }
+
   /** Runs `count` ticks and returns their lines. */
   async lines(count: number): Promise<string[]> {
     const lines: string[] = [];
@@ -151,6 +165,8 @@ export class IdleTickHarness {
       client: this.fake,
       store,
       stops,
+      keepAlives: this.options.keepAliveReader ?? this.keepAlives,
+      keepAliveReadTimeoutMs: this.options.keepAliveReadTimeoutMs,
       logger: this.logs.logger,
       now: () => this.now,
       concurrency: this.options.concurrency ?? 1,
