@@ -130,6 +130,37 @@ describe('the gateway surface, end to end', () => {
     expect(reads).toEqual(['GET /pods', `GET /pods/${a}`, `GET /pods/${b}`].sort());
   });
 
+  it('keep-alive: set with minutes, shown by GET, refused without a token or with bad minutes, cleared by DELETE', async () => {
+    const before = Date.now();
+    const set = await stack.api<{ name: string; keepAliveUntil: string }>(
+      'POST',
+      '/api/pods/qwen/keepalive',
+      {
+        token: 'operator',
+        body: { minutes: 30 },
+      },
+    );
+    const status = await stack.api('GET', '/api/pods/qwen');
+    const bad = await stack.api('POST', '/api/pods/qwen/keepalive', {
+      token: 'operator',
+      body: { minutes: -1 },
+    });
+    const anonymous = await stack.api('POST', '/api/pods/qwen/keepalive', { body: { minutes: 30 } });
+    const cleared = await stack.api('DELETE', '/api/pods/qwen/keepalive', { token: 'operator' });
+    const after = await stack.api('GET', '/api/pods/qwen');
+
+    expect(set.status).toBe(200);
+    const until = Date.parse(set.body.keepAliveUntil);
+    expect(until).toBeGreaterThanOrEqual(before + 30 * 60_000);
+    expect(until).toBeLessThan(Date.now() + 30 * 60_000 + 1_000);
+    expect(status.body).toMatchObject({ keepAliveUntil: set.body.keepAliveUntil });
+    expect([bad.status, anonymous.status]).toEqual([400, 401]);
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toEqual({ name: 'qwen', keepAliveUntil: null });
+    expect(after.body).toMatchObject({ keepAliveUntil: null });
+    expect(await simWrites(stack)).toEqual([]);
+  });
+
   it('GET and history never return the API key or the tokens', async () => {
     await seedPod(stack, { status: 'RUNNING' });
     await stack.api('POST', '/api/pods/qwen/start', { token: 'operator' });
