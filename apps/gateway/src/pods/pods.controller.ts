@@ -136,15 +136,10 @@ export class PodsController {
         { name: pod.name },
       );
     }
-    this.status.invalidate(pod);
-    try {
-      const answer = await this.starts.start(pod, requestedBy(requester));
-      if (answer.kind === 'problem') throw new ProblemException(answer.problem);
-      response.status(answer.status);
-      return answer.body;
-    } finally {
-      this.status.invalidate(pod);
-    }
+    const answer = await this.status.changing(pod, () => this.starts.start(pod, requestedBy(requester)));
+    if (answer.kind === 'problem') throw new ProblemException(answer.problem);
+    response.status(answer.status);
+    return answer.body;
   }
 
   @Post(':name/stop')
@@ -170,15 +165,11 @@ export class PodsController {
   })
   async stop(@Param('name') name: string, @Res({ passthrough: true }) response: Response): Promise<StopBody> {
     const pod = resolvePod(this.config, name);
-    this.status.invalidate(pod);
-    try {
-      const answer = stopAnswer(pod.name, await this.stops.stopVolume(pod, 'manual'));
-      if (answer.kind === 'problem') throw answer.error;
-      response.status(200);
-      return answer.body;
-    } finally {
-      this.status.invalidate(pod);
-    }
+    const stopped = await this.status.changing(pod, () => this.stops.stopVolume(pod, 'manual'));
+    const answer = stopAnswer(pod.name, stopped);
+    if (answer.kind === 'problem') throw answer.error;
+    response.status(200);
+    return answer.body;
   }
 
   @Post(':name/keepalive')
@@ -203,12 +194,7 @@ export class PodsController {
     const pod = resolvePod(this.config, name);
     const minutes = parseKeepAliveMinutes(isObject(body) ? body.minutes : undefined);
     if (!minutes.ok) throw problem(400, 'bad-minutes', 'Bad minutes', minutes.reason, { name: pod.name });
-    this.status.invalidate(pod);
-    try {
-      return await this.keepAlives.keepAlive(pod, minutes.minutes);
-    } finally {
-      this.status.invalidate(pod);
-    }
+    return this.status.changing(pod, () => this.keepAlives.keepAlive(pod, minutes.minutes));
   }
 
   @Delete(':name/keepalive')
@@ -226,12 +212,7 @@ export class PodsController {
   })
   async clearKeepAlive(@Param('name') name: string): Promise<KeepAliveBody> {
     const pod = resolvePod(this.config, name);
-    this.status.invalidate(pod);
-    try {
-      return await this.keepAlives.clear(pod);
-    } finally {
-      this.status.invalidate(pod);
-    }
+    return this.status.changing(pod, () => this.keepAlives.clear(pod));
   }
 }
 

@@ -56,6 +56,20 @@ export class PodStatusService {
     this.flights.invalidate(pod.name.toLowerCase());
   }
 
+  /**
+   * Runs a write (start, stop, keep-alive) with the pod's shared read ended
+   * before and after it: no GET joins a read that began before the write, or
+   * one that began while it was running.
+   */
+  async changing<T>(pod: PodConfig, write: () => Promise<T>): Promise<T> {
+    this.invalidate(pod);
+    try {
+      return await write();
+    } finally {
+      this.invalidate(pod);
+    }
+  }
+
   private async readNow(pod: PodConfig): Promise<PodStatusBody> {
     const [volume, records] = await Promise.all([this.readVolume(pod), this.readRecords(pod)]);
     return podStatusBody(this.config, pod, volume, records);
