@@ -8,6 +8,7 @@ import { configureGateway } from '../configure-gateway';
 import { STATUS_GATHER_MS } from '../status/status-gather.constant';
 import { GatewayModule } from '../gateway.module';
 import { FakeRunPodClient } from './fake-runpod-client';
+import { deleteKeysUnder } from '../../../../test/support/redis-cleanup';
 
 export const TEST_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -138,12 +139,7 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
 export async function deleteKeys(prefix: string): Promise<void> {
   const redis = new Redis(TEST_REDIS_URL);
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeysUnder(redis, prefix);
   } finally {
     await redis.quit();
   }

@@ -20,7 +20,8 @@ import { RANKED_CATALOG } from './testing/gpu-catalogs';
 import { InstantSleep } from './testing/instant-sleep';
 import { RecordingActionLog } from './testing/recording-action-log';
 import { RecordingWakeHistory } from './testing/recording-wake-history';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from './testing/redis-test-namespace';
+import { deleteKeysUnder } from '../../../../test/support/redis-cleanup';
+import { connectTestRedis, uniqueTestPrefix } from './testing/redis-test-namespace';
 import {
   OUR_VOLUME,
   createRefused,

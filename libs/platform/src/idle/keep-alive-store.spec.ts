@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { RedisKeys } from '../redis/redis-keys';
 import { KeepAliveStore } from './keep-alive-store';
+import { deleteKeysUnder } from '../../../../test/support/redis-cleanup';
 
 const PREFIX = `pw-test-keepalive-${process.pid}-${Date.now()}`;
 
@@ -14,13 +15,7 @@ describe(KeepAliveStore.name, () => {
     store = new KeepAliveStore(redis, keys);
   });
   afterAll(async () => {
-    // SCAN, never KEYS: the test Redis may be shared.
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 200);
-      if (found.length > 0) await redis.del(...found);
-      cursor = next;
-    } while (cursor !== '0');
+    await deleteKeysUnder(redis, PREFIX);
     await redis.quit();
   });
 

@@ -14,6 +14,7 @@ import { IdleTick, type PodTickOutcome } from '../idle-tick.service';
 import type { KeepAliveReader } from '../keep-alive-reading';
 import { capturedLogs, type CapturedLogs } from './captured-logs';
 import { FakeIdleControlPlane } from './fake-idle-control-plane';
+import { deleteKeysUnder } from '../../../../../test/support/redis-cleanup';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -23,16 +24,6 @@ export const T0 = Date.UTC(2026, 10, 30, 10, 0, 0);
 /** A fresh key prefix for one spec file, so parallel jest workers and a developer's stack never collide. */
 export function testPrefix(): string {
   return `pw-test-idle-${process.pid}-${Date.now()}`;
-}
-
-/** Deletes every key under the prefix (SCAN, never KEYS). */
-export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 200);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 export interface IdleTickHarnessOptions {
@@ -156,7 +147,7 @@ export class IdleTickHarness {
 
   async close(): Promise<void> {
     for (const redis of this.replicaConnections) await redis.quit();
-    await deleteKeys(this.options.redis, this.config.redis.prefix);
+    await deleteKeysUnder(this.options.redis, this.config.redis.prefix);
   }
 
   private newTick(store: IdleStateStore, stops: StopService): IdleTick {
@@ -193,7 +184,7 @@ export function idleTickHarnesses(): (options?: HarnessOptions) => IdleTickHarne
   });
   afterAll(async () => {
     if (redis === null) return;
-    await deleteKeys(redis, prefix);
+    await deleteKeysUnder(redis, prefix);
     await redis.quit();
   });
   return (options = {}) => {

@@ -10,15 +10,3 @@ export function uniqueTestPrefix(name: string): string {
 export function connectTestRedis(): Redis {
   return new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
 }
-
-/** Deletes every key under the prefix (SCAN, never KEYS or FLUSH: the Redis may be shared). */
-export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<number> {
-  let cursor = '0';
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 200);
-    cursor = next;
-    if (keys.length > 0) deleted += await redis.del(...keys);
-  } while (cursor !== '0');
-  return deleted;
-}
