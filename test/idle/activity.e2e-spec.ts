@@ -9,10 +9,11 @@ import {
   setVllm,
   stopCalls,
   podIdOfCall,
-  tickLines,
   waitForTick,
   type TickLine,
   waitForStopAndTick,
+  ticksSince,
+  WINDOW_TICKS,
 } from './support/idle-harness';
 
 /**
@@ -22,7 +23,6 @@ import {
  * the work counter; a generation longer than the window is only visible in
  * the gauge.
  */
-const WINDOW_TICKS = 6;
 
 jest.setTimeout(60_000);
 
@@ -37,10 +37,6 @@ describe('idle activity: real use keeps the pod up, and only real use does', () 
   afterAll(async () => {
     await stack?.stop();
   });
-
-  function ticksSince(since: number): TickLine[] {
-    return tickLines(monitors()).filter((t) => (t.scheduledAt ?? t.at) > since);
-  }
 
   async function stopsOf(podId: string): Promise<string[]> {
     return (await actions(stack)).filter((a) => a.podId === podId).map((a) => `${a.action}:${a.trigger}`);
@@ -78,7 +74,7 @@ describe('idle activity: real use keeps the pod up, and only real use does', () 
     const lastTurnEnded = turns[turns.length - 1].endedAt;
     await waitForStop(podId);
 
-    const ticks = ticksSince(since);
+    const ticks = ticksSince(monitors(), since);
     const table = formatTicks(ticks);
     // Every turn had ended before the next tick scraped, so no scrape saw a request in flight.
     for (const turn of turns) {
@@ -113,7 +109,7 @@ describe('idle activity: real use keeps the pod up, and only real use does', () 
       turns += 1;
     }
     await waitForStop(podId);
-    const ticks = ticksSince(since);
+    const ticks = ticksSince(monitors(), since);
     const readyIndex = ticks.findIndex((t) => t.phase === 'Ready');
     const stopIndex = ticks.findIndex((t, i) => i > readyIndex && t.phase === 'Down');
     // Every scrape fell between turns and read Idle: stopped exactly a window after ready despite the use.
@@ -134,7 +130,7 @@ describe('idle activity: real use keeps the pod up, and only real use does', () 
     expect(await stopsOf(podId)).toEqual([]);
     await waitForStop(podId);
 
-    const ticks = ticksSince(since);
+    const ticks = ticksSince(monitors(), since);
     const during = ticks.filter((t) => t.at > started + 500 && t.at < ended);
     expect(during.length).toBeGreaterThanOrEqual(WINDOW_TICKS + 2);
     expect(during.map((t) => `${t.signal}/${t.idleStreak}`)).toEqual(during.map(() => 'Busy/0'));
@@ -150,7 +146,7 @@ describe('idle activity: real use keeps the pod up, and only real use does', () 
     await seedPod(stack, { id: podId, status: 'RUNNING', vllmReady: true, behaviour: 'flapping' });
     await waitForStop(podId);
 
-    const ticks = ticksSince(since);
+    const ticks = ticksSince(monitors(), since);
     const readyIndex = ticks.findIndex((t) => t.phase === 'Ready');
     const stopIndex = ticks.findIndex((t, i) => i > readyIndex && t.phase === 'Down');
     const inReady = ticks.slice(readyIndex + 1, stopIndex);
@@ -170,7 +166,9 @@ describe('idle activity: real use keeps the pod up, and only real use does', () 
     expect(await chat(stack, podId, generationMs)).toBe(200);
     const ended = Date.now();
 
-    const during = ticksSince(since).filter((t) => t.at > Math.max(started, ready.at) + 500 && t.at < ended);
+    const during = ticksSince(monitors(), since).filter(
+      (t) => t.at > Math.max(started, ready.at) + 500 && t.at < ended,
+    );
     expect(during.length).toBeGreaterThanOrEqual(2 * WINDOW_TICKS - 2);
     expect(new Set(during.map((t) => t.signal))).toEqual(new Set(['UnreachableButRunning', 'Busy']));
     expect(Math.max(...during.map((t) => t.idleStreak))).toBe(1);

@@ -18,6 +18,7 @@ import {
   type ActionItem,
   type TickLine,
   waitForStopAndTick,
+  WINDOW_TICKS,
 } from './support/idle-harness';
 
 /**
@@ -31,7 +32,6 @@ import {
  * Environment: MAX_RUNTIME_MINUTES=1 and RUNPOD_BOOT_GRACE_MINUTES=0 for every
  * pod unless its PODS_CONFIG entry says otherwise.
  */
-const WINDOW_TICKS = 6;
 const CAP_MS = 60_000;
 const VOLUMES = {
   qwen: VOLUME_ID,

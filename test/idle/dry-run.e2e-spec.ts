@@ -9,9 +9,8 @@ import {
   stopCalls,
   tickLines,
   waitForTick,
+  WINDOW_TICKS,
 } from './support/idle-harness';
-
-const WINDOW_TICKS = 6;
 
 jest.setTimeout(60_000);
 

@@ -14,12 +14,12 @@ import {
   sleep,
   startPodDirectly,
   stopCalls,
-  tickLines,
   waitForTick,
   type PodStatusView,
   type StoredIdleRecord,
-  type TickLine,
   waitForStopAndTick,
+  ticksSince,
+  WINDOW_TICKS,
 } from './support/idle-harness';
 
 /**
@@ -27,7 +27,6 @@ import {
  * simulator as real processes, CHECK_SECONDS=1 and IDLE_MINUTES=0.1, so the
  * window is ceil(0.1 × 60 / 1) = 6 idle ticks.
  */
-const WINDOW_TICKS = 6;
 const CAP_MS = Number(FAST_IDLE_ENV.MAX_RUNTIME_MINUTES) * 60_000;
 
 jest.setTimeout(60_000);
@@ -48,10 +47,6 @@ describe('idle window: an unused pod is stopped a fixed number of idle ticks aft
   });
 
   /** Ticks of this scenario only (the volume was emptied at `since`). */
-  function ticksSince(since: number): TickLine[] {
-    return tickLines(monitors()).filter((t) => (t.scheduledAt ?? t.at) > since);
-  }
-
   function readyLines(podId: string): string[] {
     return messagesWith(monitors(), `[idle-monitor] pod ${podId} ready after`);
   }
@@ -67,7 +62,9 @@ describe('idle window: an unused pod is stopped a fixed number of idle ticks aft
     expect(modelLoadedAt).toBeGreaterThan(since);
 
     await waitForIdleStop(podId);
-    const ticks = ticksSince(since).filter((t) => t.signal !== 'NotRunning' || t.phase !== 'Down');
+    const ticks = ticksSince(monitors(), since).filter(
+      (t) => t.signal !== 'NotRunning' || t.phase !== 'Down',
+    );
     const table = formatTicks(ticks);
     const readyIndex = ticks.findIndex((t) => t.phase === 'Ready');
     const stopIndex = ticks.findIndex((t, i) => i > readyIndex && t.phase === 'Down');
@@ -128,7 +125,7 @@ describe('idle window: an unused pod is stopped a fixed number of idle ticks aft
       behaviour: 'no-counters',
     });
     await waitForIdleStop(podId);
-    const ticks = ticksSince(since);
+    const ticks = ticksSince(monitors(), since);
     const readyIndex = ticks.findIndex((t) => t.phase === 'Ready');
     const stopIndex = ticks.findIndex((t, i) => i > readyIndex && t.phase === 'Down');
 
@@ -282,6 +279,6 @@ describe('idle window: an unused pod is stopped a fixed number of idle ticks aft
       ['Stop', 'idle'],
       ['Stop', 'manual'],
     ]);
-    if (process.env.IDLE_E2E_TABLE) process.stdout.write(`\n${formatTicks(ticksSince(since))}\n`);
+    if (process.env.IDLE_E2E_TABLE) process.stdout.write(`\n${formatTicks(ticksSince(monitors(), since))}\n`);
   });
 });

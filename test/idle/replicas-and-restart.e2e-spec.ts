@@ -9,10 +9,10 @@ import {
   seedPod,
   simCalls,
   stopCalls,
-  tickLines,
   waitForTick,
-  type TickLine,
   waitForStopAndTick,
+  ticksSince,
+  WINDOW_TICKS,
 } from './support/idle-harness';
 
 /**
@@ -20,7 +20,6 @@ import {
  * scheduler: any number of replicas tick once per interval between them, and
  * a replica killed mid-streak hands the streak and the cap clock to the next.
  */
-const WINDOW_TICKS = 6;
 
 jest.setTimeout(60_000);
 
@@ -35,10 +34,6 @@ describe('idle monitor replicas and restarts', () => {
   afterAll(async () => {
     await stack?.stop();
   });
-
-  function ticksSince(since: number): TickLine[] {
-    return tickLines(monitors()).filter((t) => (t.scheduledAt ?? t.at) > since);
-  }
 
   async function waitForStop(podId: string, timeoutMs = 20_000): Promise<void> {
     await waitForStopAndTick(stack, podId, timeoutMs);
@@ -57,7 +52,7 @@ describe('idle monitor replicas and restarts', () => {
     );
     await waitForTick(monitors, (t) => t.at > stopTick.at + 3_000, 6_000, 'three more ticks');
 
-    const ticks = ticksSince(since);
+    const ticks = ticksSince(monitors(), since);
     const scheduled = ticks.map((t) => t.scheduledAt!);
     // Across both processes: one 'idle tick' line per scheduled interval (no tick evaluated twice), one second apart.
     expect(new Set(ticks.map((t) => t.tickId)).size).toBe(ticks.length);
@@ -109,7 +104,7 @@ describe('idle monitor replicas and restarts', () => {
     });
     await waitForStop('restart-pod');
 
-    const ticks = ticksSince(since);
+    const ticks = ticksSince(monitors(), since);
     const from = ticks.findIndex((t) => t.tickId === atThree.tickId);
     const stopIndex = ticks.findIndex((t, i) => i > from && t.phase === 'Down');
     const afterRestart = ticks.slice(from + 1, stopIndex + 1);

@@ -10,10 +10,10 @@ import {
   seedPod,
   simCalls,
   stopCalls,
-  tickLines,
   waitForTick,
-  type TickLine,
   waitForStopAndTick,
+  ticksSince,
+  WINDOW_TICKS,
 } from './support/idle-harness';
 
 /**
@@ -21,7 +21,6 @@ import {
  * the pod that is billing, and control-plane blips (an unreadable list) that
  * say nothing about the pod.
  */
-const WINDOW_TICKS = 6;
 
 jest.setTimeout(60_000);
 
@@ -36,10 +35,6 @@ describe('idle monitor: stale pods and blips', () => {
   afterAll(async () => {
     await stack?.stop();
   });
-
-  function ticksSince(since: number): TickLine[] {
-    return tickLines(monitors()).filter((t) => (t.scheduledAt ?? t.at) > since);
-  }
 
   async function waitForStop(podId: string, timeoutMs = 20_000): Promise<void> {
     await waitForStopAndTick(stack, podId, timeoutMs);
@@ -58,7 +53,7 @@ describe('idle monitor: stale pods and blips', () => {
     expect(order).toEqual(['stale-exited', 'billing-pod']);
 
     await waitForStop('billing-pod');
-    const ticks = ticksSince(since);
+    const ticks = ticksSince(monitors(), since);
     const readyIndex = ticks.findIndex((t) => t.phase === 'Ready');
     const stopIndex = ticks.findIndex((t, i) => i > readyIndex && t.phase === 'Down');
     // Never NotRunning while the replacement bills: the streak runs its window.
@@ -89,7 +84,7 @@ describe('idle monitor: stale pods and blips', () => {
     await addFault(stack, { route: 'list', kind: 'unreadable', times: blindTicks });
     await waitForStop('blipped-pod');
 
-    const ticks = ticksSince(since);
+    const ticks = ticksSince(monitors(), since);
     const from = ticks.findIndex((t) => t.tickId === atTwo.tickId);
     const stopIndex = ticks.findIndex((t, i) => i > from && t.phase === 'Down');
     const trail = ticks.slice(from, stopIndex + 1).map((t) => `${t.signal}/${t.phase}/${t.idleStreak}`);

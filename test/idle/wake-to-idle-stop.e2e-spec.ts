@@ -16,6 +16,7 @@ import {
   type PodStatusView,
   type TickLine,
   waitForStopAndTick,
+  WINDOW_TICKS,
 } from './support/idle-harness';
 
 /**
@@ -25,7 +26,6 @@ import {
  * the idle window from ready and stops the pod. The tick table of the run is
  * written to test-logs/idle-timeline.md (docs/idle-monitor.md quotes one).
  */
-const WINDOW_TICKS = 6;
 
 jest.setTimeout(60_000);
 

@@ -30,6 +30,9 @@ export const FAST_IDLE_ENV: Record<string, string> = {
   MAX_RUNTIME_MINUTES: '360',
 };
 
+/** Idle observations that stop a pod under FAST_IDLE_ENV: ceil(0.1 min × 60 / 1 s). */
+export const WINDOW_TICKS = 6;
+
 export type Signal = 'Busy' | 'Idle' | 'UnreachableButRunning' | 'Booting' | 'NotRunning' | 'Unknown';
 export type Phase = 'Down' | 'Booting' | 'Ready';
 
@@ -49,6 +52,11 @@ export interface TickLine {
 }
 
 /** Every 'idle tick' line of `pod` across the given monitors, in tick order. */
+/** Tick lines of ticks scheduled after `since` (epoch ms), across every monitor process. */
+export function ticksSince(monitors: readonly AppProcess[], since: number, pod = 'qwen'): TickLine[] {
+  return tickLines(monitors, pod).filter((t) => (t.scheduledAt ?? t.at) > since);
+}
+
 export function tickLines(monitors: readonly AppProcess[], pod = 'qwen'): TickLine[] {
   const ticks: TickLine[] = [];
   for (const monitor of monitors) {
