@@ -35,6 +35,46 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // Test code under src/ (specs, testing/ helpers) shares the test kit in libs/testing, never test/.
+    files: ['apps/**/src/**/*.ts', 'libs/**/src/**/*.ts'],
+    ignores: ['libs/policies/src/**', 'apps/runpod-sim/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/test/**'], message: 'src/ never imports from test/; use @podwarden/testing.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Production code never depends on the test kit.
+    files: ['apps/**/src/**/*.ts', 'libs/**/src/**/*.ts'],
+    ignores: [
+      'libs/policies/src/**',
+      'apps/runpod-sim/**',
+      'libs/testing/**',
+      '**/*.spec.ts',
+      '**/testing/**',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/test/**'], message: 'src/ never imports from test/.' },
+            {
+              group: ['@podwarden/testing', '@podwarden/testing/*'],
+              message: 'Production code never imports the test kit.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Policies are pure: no framework, no I/O, no clock.
     files: ['libs/policies/src/**/*.ts'],
     ignores: ['libs/policies/src/**/*.spec.ts'],

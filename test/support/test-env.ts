@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { TEST_REDIS_URL, uniqueTestPrefix } from '@podwarden/testing';
 
 /** A distinctive fake RunPod key: scripts/test.sh greps every test log for it and fails if it appears. */
 export const TEST_API_KEY = 'rpa_TESTKEY_must_never_be_logged_5f1c9e';
 export const TEST_OPERATOR_TOKEN = 'op-token-for-tests-7d21';
 export const TEST_WAKE_TOKEN = 'wake-token-for-tests-3b88';
-export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const REDIS_URL = TEST_REDIS_URL;
 
 /** Every test file gets its own key prefix, so parallel files and a developer's stack never collide. */
-export function uniquePrefix(name: string): string {
-  return `pwtest-${name}-${process.pid}-${randomBytes(3).toString('hex')}`;
-}
+export const uniquePrefix = uniqueTestPrefix;

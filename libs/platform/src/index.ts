@@ -22,3 +22,7 @@ export * from './app/platform.module';
 export * from './queues/idle-tick-job';
 export * from './concurrency/map-bounded';
 export * from './app/close-on-signals';
+export * from './util/error-message';
+export * from './util/within-timeout';
+export * from './queues/job-retention';
+export * from './queues/queues.module';

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PodConfig } from '@podwarden/policies';
-import { ActionLog, LOGGER, WakeHistory, type AppLogger } from '@podwarden/platform';
+import { ActionLog, LOGGER, WakeHistory, type AppLogger, withinTimeout } from '@podwarden/platform';
 import { problem } from '../http/problem';
-import { withinTimeout } from '../http/within-timeout';
 import { actionView, type HistoryBody } from './history-view';
 
 const REDIS_READ_TIMEOUT_MS = 3_000;

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { PodConfig } from '@podwarden/policies';
-import { KeepAliveStore, LOGGER, type AppLogger } from '@podwarden/platform';
+import { KeepAliveStore, LOGGER, type AppLogger, withinTimeout } from '@podwarden/platform';
 import { problem } from '../http/problem';
-import { withinTimeout } from '../http/within-timeout';
 
 const REDIS_WRITE_TIMEOUT_MS = 3_000;
 

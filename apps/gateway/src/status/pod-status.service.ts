@@ -10,8 +10,9 @@ import {
   WakeHistory,
   WakeProgressStore,
   type AppLogger,
+  withinTimeout,
+  errorMessage,
 } from '@podwarden/platform';
-import { withinTimeout } from '../http/within-timeout';
 import { SingleFlight } from './single-flight';
 import { STATUS_GATHER_MS } from './status-gather.constant';
 import {
@@ -88,7 +89,7 @@ export class PodStatusService {
     } catch (error) {
       // The client is not supposed to throw; if it does, that is still only a blip to the caller.
       this.logger.warn(
-        { pod: pod.name, err: errorText(error) },
+        { pod: pod.name, err: errorMessage(error) },
         'pod status: RunPod read threw; reporting UNREADABLE',
       );
       return { kind: 'unreadable' };
@@ -118,14 +119,10 @@ export class PodStatusService {
       return await withinTimeout(read(), REDIS_READ_TIMEOUT_MS, what);
     } catch (error) {
       this.logger.warn(
-        { pod: pod.name, err: errorText(error) },
+        { pod: pod.name, err: errorMessage(error) },
         `pod status: ${what} unreadable; reporting null`,
       );
       return null;
     }
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -8,7 +8,7 @@ import { configureGateway } from '../configure-gateway';
 import { STATUS_GATHER_MS } from '../status/status-gather.constant';
 import { GatewayModule } from '../gateway.module';
 import { FakeRunPodClient } from './fake-runpod-client';
-import { deleteKeysUnder } from '../../../../test/support/redis-cleanup';
+import { deleteKeysUnder } from '@podwarden/testing';
 
 export const TEST_REDIS_URL = 'redis://127.0.0.1:6379';
 

@@ -11,9 +11,10 @@ import {
   type AppLogger,
   type WakeJobData,
   type WakeJobResult,
+  withinTimeout,
+  errorMessage,
 } from '@podwarden/platform';
 import { problem } from '../http/problem';
-import { withinTimeout } from '../http/within-timeout';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import {
   answerFromJobFailure,
@@ -94,7 +95,7 @@ export class StartWakeService {
       );
       return stored ?? added;
     } catch (error) {
-      this.logger.warn({ pod: pod.name, err: errorText(error) }, 'wake could not be queued');
+      this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'wake could not be queued');
       throw problem(
         503,
         'queue-unavailable',
@@ -132,7 +133,7 @@ export class StartWakeService {
       return { kind: 'timeout' };
     } catch (error) {
       // Unknown is not failure: the wake may well be running; the caller polls GET.
-      this.logger.warn({ jobId, err: errorText(error) }, 'wake job state unreadable; answering Waiting');
+      this.logger.warn({ jobId, err: errorMessage(error) }, 'wake job state unreadable; answering Waiting');
       return { kind: 'timeout' };
     }
   }
@@ -162,7 +163,7 @@ export class StartWakeService {
     try {
       return await withinTimeout(read(), REDIS_READ_TIMEOUT_MS, what);
     } catch (error) {
-      this.logger.warn({ err: errorText(error) }, `${what} unreadable`);
+      this.logger.warn({ err: errorMessage(error) }, `${what} unreadable`);
       return null;
     }
   }
@@ -182,8 +183,4 @@ function isWakeJobResult(value: unknown): value is WakeJobResult {
     typeof record.attemptId === 'string' &&
     typeof record.message === 'string'
   );
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

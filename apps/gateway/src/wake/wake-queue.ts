@@ -1,7 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import type Redis from 'ioredis';
-import { withinTimeout } from '../http/within-timeout';
 import type { PodwardenConfig } from '@podwarden/policies';
 import {
   CONFIG,
@@ -11,6 +10,7 @@ import {
   type AppLogger,
   type WakeJobData,
   type WakeJobResult,
+  withinTimeout,
 } from '@podwarden/platform';
 
 const CLOSE_TIMEOUT_MS = 2_000;

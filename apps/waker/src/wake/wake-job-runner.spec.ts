@@ -20,7 +20,7 @@ import { RANKED_CATALOG } from './testing/gpu-catalogs';
 import { InstantSleep } from './testing/instant-sleep';
 import { RecordingActionLog } from './testing/recording-action-log';
 import { RecordingWakeHistory } from './testing/recording-wake-history';
-import { deleteKeysUnder } from '../../../../test/support/redis-cleanup';
+import { deleteKeysUnder } from '@podwarden/testing';
 import { connectTestRedis, uniqueTestPrefix } from './testing/redis-test-namespace';
 import {
   OUR_VOLUME,
@@ -29,7 +29,7 @@ import {
   found,
   unreadableList,
   volumeWith,
-} from './testing/runpod-answers';
+} from '@podwarden/testing';
 import { TEST_API_KEY, TEST_POD_NAME, testConfig } from './testing/test-config';
 
 const PREFIX = uniqueTestPrefix('waker');

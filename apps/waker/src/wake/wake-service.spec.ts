@@ -25,7 +25,7 @@ import {
   unreadableList,
   unreadablePod,
   volumeWith,
-} from './testing/runpod-answers';
+} from '@podwarden/testing';
 import {
   TEST_API_KEY,
   TEST_MAX_POLLS,

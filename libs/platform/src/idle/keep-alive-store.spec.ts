@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { RedisKeys } from '../redis/redis-keys';
 import { KeepAliveStore } from './keep-alive-store';
-import { deleteKeysUnder } from '../../../../test/support/redis-cleanup';
+import { deleteKeysUnder } from '@podwarden/testing';
 
 const PREFIX = `pw-test-keepalive-${process.pid}-${Date.now()}`;
 

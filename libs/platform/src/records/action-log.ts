@@ -2,7 +2,8 @@ import type Redis from 'ioredis';
 import type { AppLogger } from '../logging/logger';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { ActionRecord } from './action-record';
-import { withinTimeout } from './best-effort';
+import { errorMessage } from '../util/error-message';
+import { withinTimeout } from '../util/within-timeout';
 
 const MAX_ENTRIES = 10_000;
 const WRITE_TIMEOUT_MS = 3_000;
@@ -56,8 +57,4 @@ export function parseEntry<T>(fields: string[]): T[] {
     }
   }
   return [];
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,8 +1,9 @@
 import type Redis from 'ioredis';
 import type { AppLogger } from '../logging/logger';
 import type { RedisKeys } from '../redis/redis-keys';
-import { errorMessage, parseEntry } from './action-log';
-import { withinTimeout } from './best-effort';
+import { errorMessage } from '../util/error-message';
+import { parseEntry } from './action-log';
+import { withinTimeout } from '../util/within-timeout';
 import type { WakeAttemptView, WakeCompletedRecord, WakeRecord, WakeRequestedRecord } from './wake-record';
 
 const MAX_ENTRIES = 10_000;

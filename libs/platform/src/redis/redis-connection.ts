@@ -1,4 +1,15 @@
-import Redis from 'ioredis';
+import Redis, { type RedisOptions } from 'ioredis';
+
+/**
+ * What every connection to Redis shares, whoever opens it (our stores, or
+ * BullMQ's queues and workers): a bounded connect and a capped reconnect
+ * back-off. REDIS_URL has already been checked by the config policy.
+ */
+export const REDIS_CONNECTION_OPTIONS = {
+  enableReadyCheck: true,
+  connectTimeout: 5000,
+  retryStrategy: (times: number) => Math.min(times * 200, 2000),
+} as const satisfies RedisOptions;
 
 /**
  * One ioredis connection. BullMQ workers and blocking calls need
@@ -8,10 +19,8 @@ import Redis from 'ioredis';
  */
 export function createRedis(url: string, purpose: 'worker' | 'request'): Redis {
   return new Redis(url, {
+    ...REDIS_CONNECTION_OPTIONS,
     maxRetriesPerRequest: purpose === 'worker' ? null : 2,
-    enableReadyCheck: true,
     lazyConnect: false,
-    connectTimeout: 5000,
-    retryStrategy: (times) => Math.min(times * 200, 2000),
   });
 }

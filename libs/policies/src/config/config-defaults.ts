@@ -42,6 +42,20 @@ export const DEFAULTS = {
   IDLE_DRY_RUN: false,
   HEALTH_PORT: null,
   LOG_LEVEL: 'info' as LogLevel,
+  // Tuning: how hard each worker works and how long anything may wait. Not
+  // guards (none of them widens a cost rule), but every one is named here so
+  // no number hides inline in an app.
+  WAKE_CONCURRENCY: 8,
+  IDLE_CONCURRENCY: 4,
+  IDLE_POD_LOCK_MS: 5000,
+  SHUTDOWN_GRACE_MS: 10000,
+  REDIS_READ_TIMEOUT_MS: 1500,
+  REDIS_WRITE_TIMEOUT_MS: 3000,
+  RUNPOD_CONNECT_TIMEOUT_MS: 5000,
+  RUNPOD_TIMEOUT_MS: 10000,
+  RUNPOD_METRICS_TIMEOUT_MS: 5000,
+  JOB_KEEP_COMPLETED_SECONDS: 3600,
+  JOB_KEEP_FAILED_SECONDS: 86400,
 } as const;
 
 export type ConfigVariable = keyof typeof DEFAULTS;

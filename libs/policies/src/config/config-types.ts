@@ -63,4 +63,29 @@ export interface PodwardenConfig {
   dailyBudgetUsd: number | null;
   idleDryRun: boolean;
   logLevel: LogLevel;
+  tuning: TuningConfig;
+}
+
+/** Worker sizes, timeouts and retention: every tuning number in one place (see DEFAULTS for each default). */
+export interface TuningConfig {
+  /** Wake jobs one waker runs at once (each on its own volume: the gate serialises a volume). */
+  readonly wakeConcurrency: number;
+  /** Pods one idle tick evaluates at once, and pods of one volume scraped at once. */
+  readonly idleConcurrency: number;
+  /** Lease of the per-pod idle lock; renewed while a tick runs, so a dead holder frees the pod within it. */
+  readonly idlePodLockMs: number;
+  /** How long a worker waits for its running job at shutdown before handing it back for re-delivery. */
+  readonly shutdownGraceMs: number;
+  /** Bound on a Redis read on a request path (GET fields, job state): an answer, never a hang. */
+  readonly redisReadTimeoutMs: number;
+  /** Bound on a durable record or state write; a write past it is logged in full at Error. */
+  readonly redisWriteTimeoutMs: number;
+  readonly runpodConnectTimeoutMs: number;
+  /** Headers and body budget of one control-plane call. */
+  readonly runpodTimeoutMs: number;
+  /** Budget of one /metrics scrape (every tick, so shorter than the control plane's). */
+  readonly metricsTimeoutMs: number;
+  /** Finished jobs are kept this long (joiners and waitUntilFinished read them), failed ones longer. */
+  readonly keepCompletedJobsSeconds: number;
+  readonly keepFailedJobsSeconds: number;
 }

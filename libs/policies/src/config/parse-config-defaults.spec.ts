@@ -49,6 +49,17 @@ describe('parseConfig defaults', () => {
     ['IDLE_DRY_RUN', (c) => c.idleDryRun, false],
     ['HEALTH_PORT unset ⇒ none', (c) => c.healthPort, null],
     ['LOG_LEVEL', (c) => c.logLevel, 'info'],
+    ['WAKE_CONCURRENCY', (c) => c.tuning.wakeConcurrency, 8],
+    ['IDLE_CONCURRENCY', (c) => c.tuning.idleConcurrency, 4],
+    ['IDLE_POD_LOCK_MS', (c) => c.tuning.idlePodLockMs, 5000],
+    ['SHUTDOWN_GRACE_MS', (c) => c.tuning.shutdownGraceMs, 10000],
+    ['REDIS_READ_TIMEOUT_MS', (c) => c.tuning.redisReadTimeoutMs, 1500],
+    ['REDIS_WRITE_TIMEOUT_MS', (c) => c.tuning.redisWriteTimeoutMs, 3000],
+    ['RUNPOD_CONNECT_TIMEOUT_MS', (c) => c.tuning.runpodConnectTimeoutMs, 5000],
+    ['RUNPOD_TIMEOUT_MS', (c) => c.tuning.runpodTimeoutMs, 10000],
+    ['RUNPOD_METRICS_TIMEOUT_MS', (c) => c.tuning.metricsTimeoutMs, 5000],
+    ['JOB_KEEP_COMPLETED_SECONDS', (c) => c.tuning.keepCompletedJobsSeconds, 3600],
+    ['JOB_KEEP_FAILED_SECONDS', (c) => c.tuning.keepFailedJobsSeconds, 86400],
   ];
 
   it.each(contractDefaults)('%s takes the contract default when unset', (_name, pick, expected) => {

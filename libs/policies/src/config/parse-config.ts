@@ -1,5 +1,5 @@
-import { DEFAULTS } from './config-defaults';
-import type { LogLevel, OperatorGate, PodConfig, PodwardenConfig } from './config-types';
+import { DEFAULTS, type ConfigVariable } from './config-defaults';
+import type { LogLevel, OperatorGate, PodConfig, PodwardenConfig, TuningConfig } from './config-types';
 import { readEnvironmentPod } from './environment-pod';
 import { GUARD_RULES } from './guard-rule';
 import { isUrlSafePodName, URL_SAFE_NAME_RULE } from './pod-name-rule';
@@ -145,8 +145,31 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
     ),
     idleDryRun: readChoice(env, 'IDLE_DRY_RUN', BOOLEAN_WORDS, DEFAULTS.IDLE_DRY_RUN, 'false', warnings),
     logLevel: readChoice(env, 'LOG_LEVEL', LOG_LEVELS, DEFAULTS.LOG_LEVEL, DEFAULTS.LOG_LEVEL, warnings),
+    tuning: readTuning(env, warnings),
   };
   return { ok: true, config, warnings };
+}
+
+function readTuning(env: Environment, warnings: string[]): TuningConfig {
+  const count = (name: ConfigVariable, fallback: number): number =>
+    readGuard(env, name, GUARD_RULES.positiveInteger, fallback, warnings);
+  const ms = (name: ConfigVariable, fallback: number): number =>
+    readGuard(env, name, GUARD_RULES.timerMilliseconds, fallback, warnings);
+  const seconds = (name: ConfigVariable, fallback: number): number =>
+    readGuard(env, name, GUARD_RULES.timerSeconds, fallback, warnings);
+  return {
+    wakeConcurrency: count('WAKE_CONCURRENCY', DEFAULTS.WAKE_CONCURRENCY),
+    idleConcurrency: count('IDLE_CONCURRENCY', DEFAULTS.IDLE_CONCURRENCY),
+    idlePodLockMs: ms('IDLE_POD_LOCK_MS', DEFAULTS.IDLE_POD_LOCK_MS),
+    shutdownGraceMs: ms('SHUTDOWN_GRACE_MS', DEFAULTS.SHUTDOWN_GRACE_MS),
+    redisReadTimeoutMs: ms('REDIS_READ_TIMEOUT_MS', DEFAULTS.REDIS_READ_TIMEOUT_MS),
+    redisWriteTimeoutMs: ms('REDIS_WRITE_TIMEOUT_MS', DEFAULTS.REDIS_WRITE_TIMEOUT_MS),
+    runpodConnectTimeoutMs: ms('RUNPOD_CONNECT_TIMEOUT_MS', DEFAULTS.RUNPOD_CONNECT_TIMEOUT_MS),
+    runpodTimeoutMs: ms('RUNPOD_TIMEOUT_MS', DEFAULTS.RUNPOD_TIMEOUT_MS),
+    metricsTimeoutMs: ms('RUNPOD_METRICS_TIMEOUT_MS', DEFAULTS.RUNPOD_METRICS_TIMEOUT_MS),
+    keepCompletedJobsSeconds: seconds('JOB_KEEP_COMPLETED_SECONDS', DEFAULTS.JOB_KEEP_COMPLETED_SECONDS),
+    keepFailedJobsSeconds: seconds('JOB_KEEP_FAILED_SECONDS', DEFAULTS.JOB_KEEP_FAILED_SECONDS),
+  };
 }
 
 type PodsResult =

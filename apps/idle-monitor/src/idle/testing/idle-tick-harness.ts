@@ -14,7 +14,7 @@ import { IdleTick, type PodTickOutcome } from '../idle-tick.service';
 import type { KeepAliveReader } from '../keep-alive-reading';
 import { capturedLogs, type CapturedLogs } from './captured-logs';
 import { FakeIdleControlPlane } from './fake-idle-control-plane';
-import { deleteKeysUnder } from '../../../../../test/support/redis-cleanup';
+import { deleteKeysUnder } from '@podwarden/testing';
 
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 

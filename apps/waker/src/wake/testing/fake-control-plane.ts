@@ -1,7 +1,7 @@
 import type { CreatePodResult, GpuCatalogEntry, PodObservation } from '@podwarden/policies';
 import type { CreatePodRequest, PodActionResult, PodList } from '@podwarden/runpod-client';
 import type { WakeControlPlane } from '../wake-service';
-import { ScriptedAnswers, UnexpectedCallError, type ScriptedAnswer } from './scripted-answers';
+import { ScriptedAnswers, UnexpectedCallError, type ScriptedAnswer } from '@podwarden/testing';
 
 /**
  * A hand-written RunPod control plane for orchestration tests. Each method

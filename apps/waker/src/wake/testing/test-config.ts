@@ -1,5 +1,5 @@
 import { parseConfig, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
-import { OUR_VOLUME } from './runpod-answers';
+import { OUR_VOLUME } from '@podwarden/testing';
 
 /** Distinctive, so a test can prove it never reaches a log line. */
 export const TEST_API_KEY = 'rpa_TESTKEY_never_log_me_4f1c9e';

@@ -1,9 +1,11 @@
-export class TimeoutError extends Error {}
+export class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
 
 /**
- * Bounds a Redis call on a request path: ioredis queues commands while it
- * reconnects, and a caller must get an answer (a 503, or a GET without the
- * Redis-backed fields) rather than hang.
+ * Bounds a call that may otherwise wait for ever: ioredis queues commands
+ * while it reconnects, and neither a request nor a record write may hang on
+ * that. The work itself is not cancelled; its late answer is ignored.
  */
 export async function withinTimeout<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -32,6 +32,17 @@ export class ScriptedAnswers<A, R> {
     return this.queue.length;
   }
 
+  /** Whether a call now would get a scripted answer (a queued one or the fallback). */
+  get hasAnswer(): boolean {
+    return this.queue.length > 0 || this.fallback !== null;
+  }
+
+  clear(): void {
+    this.queue.length = 0;
+    this.fallback = null;
+    this.answered = 0;
+  }
+
   async answer(arg: A, call: string): Promise<R> {
     this.answered += 1;
     const next = this.queue.length > 0 ? this.queue.shift() : this.fallback;

@@ -1,0 +1,38 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import type { PodwardenConfig } from '@podwarden/policies';
+import { CONFIG } from '../app/app-tokens';
+import { REDIS_CONNECTION_OPTIONS } from '../redis/redis-connection';
+import { IDLE_TICK_QUEUE } from './idle-tick-job';
+import { jobRetention } from './job-retention';
+import { WAKE_QUEUE } from './wake-job';
+
+export type QueueName = typeof WAKE_QUEUE | typeof IDLE_TICK_QUEUE;
+
+/**
+ * BullMQ the NestJS way: one root configuration from the loaded config (the
+ * Redis connection and QUEUE_PREFIX, so tests and stacks sharing a Redis never
+ * collide) and the queues this app uses, injectable with `@InjectQueue(name)`
+ * and consumable by `@Processor(name)` classes. Needs PlatformModule (CONFIG).
+ */
+@Module({})
+export class QueuesModule {
+  static forRoot(...queues: QueueName[]): DynamicModule {
+    return {
+      module: QueuesModule,
+      imports: [
+        BullModule.forRootAsync({
+          useFactory: (config: PodwardenConfig) => ({
+            // BullMQ opens (and closes) its own connections from these options.
+            connection: { url: config.redis.url, ...REDIS_CONNECTION_OPTIONS },
+            prefix: config.redis.prefix,
+            defaultJobOptions: { attempts: 1, ...jobRetention(config.tuning) },
+          }),
+          inject: [CONFIG],
+        }),
+        BullModule.registerQueue(...queues.map((name) => ({ name }))),
+      ],
+      exports: [BullModule],
+    };
+  }
+}

@@ -1,0 +1,5 @@
+export * from './captured-logs';
+export * from './fake-runpod';
+export * from './redis-namespace';
+export * from './runpod-answers';
+export * from './scripted-answers';

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+
+/**
+ * The one way tests reach Redis: a real server (BullMQ runs Lua scripts; a
+ * mock would lie), each test file under a key prefix of its own so parallel
+ * files and a developer's running stack never collide.
+ */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A key prefix no other test file, run or developer stack shares. */
+export function uniqueTestPrefix(name: string): string {
+  return `pwtest-${name}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}
+
+export function connectTestRedis(url: string = TEST_REDIS_URL): Redis {
+  return new Redis(url, { maxRetriesPerRequest: 2 });
+}
+
+/**
+ * Deletes every key under a test prefix (BullMQ's and ours). SCAN, never KEYS
+ * or FLUSH: the Redis is shared with other test files and a developer's stack.
+ */
+export async function deleteKeysUnder(redis: Redis, prefix: string): Promise<number> {
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    cursor = next;
+    if (keys.length > 0) deleted += await redis.del(...keys);
+  } while (cursor !== '0');
+  return deleted;
+}
+
+/** The same, on a connection of its own. */
+export async function deletePrefix(prefix: string, url: string = TEST_REDIS_URL): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    await deleteKeysUnder(redis, prefix);
+  } finally {
+    redis.disconnect();
+  }
+}
