@@ -26,3 +26,4 @@ export * from './util/error-message';
 export * from './util/within-timeout';
 export * from './queues/job-retention';
 export * from './queues/queues.module';
+export * from './queues/configure-processor';
