@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { Processor, type WorkerHost } from '@nestjs/bullmq';
 
 // Processor's own parameter type (not exported by @nestjs/bullmq).
-type NestWorkerOptions = Extract<Parameters<typeof Processor>, [string, unknown]>[1];
+type NestWorkerOptions = NonNullable<Parameters<typeof Processor>[1]>;
 import type { QueueName } from './queues.module';
 
 /**
