@@ -52,4 +52,12 @@ export class CliError extends Error {
   with(fields: Readonly<Record<string, unknown>>): CliError {
     return new CliError(this.code, this.message, { ...this.fields, ...fields });
   }
+
+  /** The same error with `fields` filling in only what it does not already say (an id from the answer wins). */
+  withDefaults(fields: Readonly<Record<string, unknown>>): CliError {
+    const missing = Object.entries(fields).filter(
+      ([key]) => this.fields[key] === undefined || this.fields[key] === null,
+    );
+    return this.with(Object.fromEntries(missing));
+  }
 }
