@@ -5,7 +5,7 @@ import { podPath, START_TIMEOUT_MS } from '../gateway/gateway-client';
 import { InterruptHandler } from '../interrupt/interrupt-handler';
 import { CliError } from '../output/cli-error';
 import { parseDuration } from '../time/duration';
-import { interruptedAfterFinalRead, interruptedTwice } from '../wait/interrupted-wait';
+import { interrupted, interruptedTwice, MAY_BE_BILLING, nameWhatMayBeBilling } from '../wait/billing-ids';
 import { startAndWait } from '../wait/start-and-wait';
 import { WaitTracker } from '../wait/wait-tracker';
 import { examples, type RunCommand } from './run-command';
@@ -68,8 +68,11 @@ export async function startPod(
     if (!options.wait) return await startOnce(context, name, interrupts.signal);
     return (await startAndWait(context, timeoutMs, tracker, interrupts.signal)).body;
   } catch (error) {
-    if (!interrupts.signal.aborted) throw error;
-    throw await interruptedAfterFinalRead(context, tracker);
+    if (interrupts.signal.aborted) throw await nameWhatMayBeBilling(context, tracker, interrupted(tracker));
+    if (error instanceof CliError && MAY_BE_BILLING.has(error.code)) {
+      throw await nameWhatMayBeBilling(context, tracker, error, interrupts.signal);
+    }
+    throw error;
   } finally {
     interrupts.dispose();
   }
