@@ -1,3 +1,4 @@
+import { iso, runningBody, statusBody, T0 } from '../../apps/cli/src/testing/status-bodies';
 import { eventually } from '../support/app-process';
 import { cliEnv } from './support/cli-env';
 import { CliProcess, expectOneDocument } from './support/cli-process';
@@ -12,35 +13,16 @@ import { FrontGateway, sendJson } from './support/front-gateway';
  */
 const EVENTS = /^\/api\/pods\/qwen\/events$/;
 const STATUS = '/api/pods/qwen';
-const REQUESTED_AT = '2026-12-01T10:00:00.000Z';
-
+/** The status the scripted gateway answers: wake a1 in flight and its pod starting, or pod1 ready since 3 min after the request. */
 function status(ready: boolean): Record<string, unknown> {
-  return {
-    name: 'qwen',
-    configured: true,
-    status: ready ? 'RUNNING' : 'STARTING',
-    isRunning: ready,
-    podId: 'pod1',
-    proxyUrl: null,
-    podsOnVolume: 1,
-    datacenter: 'EU-RO-1',
-    lookup: 'FOUND',
-    readySince: ready ? '2026-12-01T10:03:00.000Z' : null,
-    wake: ready ? null : { attemptId: 'a1', phase: 'observe', message: 'polling', updatedAt: REQUESTED_AT },
-    lastWake: ready
-      ? {
-          attemptId: 'a1',
-          requestedAt: REQUESTED_AT,
-          completedAt: '2026-12-01T10:01:00.000Z',
-          outcome: 'Succeeded',
-          wakeOutcome: 'Created',
-          reason: 'created',
-          podId: 'pod1',
-          gpuId: 'NVIDIA RTX A6000',
-          pricePerHour: 0.49,
-        }
-      : null,
-  };
+  return ready
+    ? runningBody(180_000)
+    : statusBody({
+        status: 'STARTING',
+        podId: 'pod1',
+        podsOnVolume: 1,
+        wake: { attemptId: 'a1', phase: 'observe', message: 'polling', updatedAt: iso(T0) },
+      });
 }
 
 describe('the CLI on the event stream', () => {
@@ -98,7 +80,7 @@ describe('the CLI on the event stream', () => {
     const result = await cli.result();
     expect(result.code).toBe(0);
     expectOneDocument(result);
-    expect(result.json).toMatchObject({ podId: 'pod1', readySince: '2026-12-01T10:03:00.000Z' });
+    expect(result.json).toMatchObject({ podId: 'pod1', readySince: iso(T0 + 180_000) });
     expect(front.seen('GET', EVENTS).every((r) => r.accept === 'text/event-stream')).toBe(true);
   });
 

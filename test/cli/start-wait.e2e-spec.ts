@@ -1,19 +1,10 @@
 import { eventually } from '../support/app-process';
 import { injectFault, resetSim, seedPod, simPods, simWrites } from '../support/sim-admin';
+import { IDLE_TEST_TIMINGS } from '../idle/support/idle-harness';
 import { Stack } from '../support/stack';
 import { CLI_IDLE_ENV, cliEnv, stackEnv } from './support/cli-env';
 import { CliProcess, expectOneDocument } from './support/cli-process';
 import { FrontGateway } from './support/front-gateway';
-
-/** Simulated durations (speed 1): RUNNING two seconds after a create, the model three seconds later. */
-const TIMINGS = {
-  provisioningMs: 1_000,
-  startingMs: 1_000,
-  gpuAttachMs: 0,
-  modelLoadMs: 3_000,
-  chatMs: 200,
-  terminateMs: 0,
-};
 
 /**
  * `start --wait` against the running system: simulator, gateway, a waker and
@@ -39,7 +30,8 @@ describe('podwarden start --wait', () => {
     await stack?.stop();
   });
   beforeEach(async () => {
-    await resetSim(stack, { timings: TIMINGS });
+    // The idle specs' timings: RUNNING two seconds after a create, the model three seconds later.
+    await resetSim(stack, { timings: IDLE_TEST_TIMINGS });
     front.fault = 'none';
     front.faultWhen = () => true;
     front.requests.length = 0;
