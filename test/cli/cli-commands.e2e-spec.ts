@@ -73,6 +73,13 @@ describe('podwarden commands against the running system', () => {
   it('a wrong or missing token is unauthorized (exit 3), nothing is written, and the token is never printed', async () => {
     const wrong = await cli(['start', 'qwen', '--wait'], { PODWARDEN_TOKEN: 'wrong-token-5e1' });
     expect(expectDocument(wrong, 3)).toMatchObject({ code: 'unauthorized', attemptId: null, podId: null });
+    const plain = await cli(['start', 'qwen'], { PODWARDEN_TOKEN: 'wrong-token-5e1' });
+    expect(expectDocument(plain, 3)).toMatchObject({
+      code: 'unauthorized',
+      name: 'qwen',
+      attemptId: null,
+      podId: null,
+    });
     const missing = await runCli(['stop', 'qwen'], cliEnv(stack.gatewayUrl, { PODWARDEN_TOKEN: '' }));
     expect(expectDocument(missing, 3)).toMatchObject({ code: 'unauthorized' });
     const wakeTokenStop = await cli(['stop', 'qwen'], { PODWARDEN_TOKEN: TEST_WAKE_TOKEN });

@@ -72,7 +72,7 @@ export async function startPod(
     if (error instanceof CliError && MAY_BE_BILLING.has(error.code)) {
       throw await nameWhatMayBeBilling(context, tracker, error, interrupts.signal);
     }
-    throw error;
+    throw error instanceof CliError ? error.withDefaults(tracker.fields()) : error;
   } finally {
     interrupts.dispose();
   }
