@@ -37,14 +37,8 @@ async function startOnce(context: CommandContext, name: string, interrupt: Abort
   } catch (error) {
     if (!(error instanceof CliError) || error.code !== 'unreachable') throw error;
     // The request may have reached the gateway: say what is safe to do next.
-    throw new CliError(
-      'unreachable',
-      `${error.message}; a wake may be in flight, and repeating the start is safe (it joins it)`,
-      {
-        ...error.fields,
-        name,
-      },
-    );
+    const message = `${error.message}; a wake may be in flight, and repeating the start is safe (it joins it)`;
+    throw new CliError('unreachable', message, { ...error.fields, name });
   }
 }
 
@@ -61,9 +55,10 @@ export async function startPod(
 ): Promise<unknown> {
   const timeoutMs = waitTimeoutMs(options, command);
   const tracker = new WaitTracker(name);
-  const interrupts = new InterruptHandler(context.runtime.signals, () =>
-    context.runtime.exitNow(interruptedTwice(tracker).document(), interruptedTwice(tracker).exitCode),
-  ).install();
+  const interrupts = new InterruptHandler(context.runtime.signals, () => {
+    const error = interruptedTwice(tracker);
+    context.runtime.exitNow(error.document(), error.exitCode);
+  }).install();
   try {
     if (!options.wait) return await startOnce(context, name, interrupts.signal);
     return (await startAndWait(context, timeoutMs, tracker, interrupts.signal)).body;
