@@ -115,8 +115,9 @@ export default tseslint.config(
     },
   },
   {
-    // The simulator is RunPod's side, written independently of our adapter and decisions.
-    files: ['apps/runpod-sim/**/*.ts'],
+    // The simulator is RunPod's side, written independently of our adapter and decisions; the CLI is a
+    // client of the gateway's REST contract only, so it shares nothing with the server either.
+    files: ['apps/runpod-sim/**/*.ts', 'apps/cli/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['@podwarden/*', '**/libs/*'] }] },
   },
 );
