@@ -220,6 +220,11 @@ describe('health follows Redis', () => {
         PORT: String(gatewayPort),
         HOST: '127.0.0.1',
         RIG_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+        // Configured, so a start reaches the queue; nothing here may reach a real RunPod.
+        RUNPOD_API_KEY: TEST_API_KEY,
+        RUNPOD_VOLUME_ID: 'vol-health',
+        RUNPOD_V2_BASE_URL: 'http://127.0.0.1:9/v2',
+        WAKE_REQUEST_WAIT_SECONDS: '1',
       },
       'health-gateway',
     );
@@ -246,5 +251,16 @@ describe('health follows Redis', () => {
       'not ready',
     );
     expect((await fetch(`${url}/health/live`)).status).toBe(200);
+  });
+
+  it('during the outage a start is a 503 problem, and SIGTERM still shuts down and exits 0', async () => {
+    const url = (gateway as AppProcess & { url?: string }).url as string;
+    const start = await fetch(`${url}/api/pods/qwen/start`, {
+      method: 'POST',
+      headers: { 'X-Rig-Operator-Token': TEST_OPERATOR_TOKEN },
+    });
+    expect(start.status).toBe(503);
+    expect(start.headers.get('content-type')).toContain('application/problem+json');
+    expect(await gateway.stop()).toBe(0);
   });
 });

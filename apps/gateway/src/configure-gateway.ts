@@ -1,12 +1,10 @@
 import type { INestApplication } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import type { AppLogger } from '@podwarden/platform';
-import { mountBullBoard } from './admin/mount-bull-board';
 import { setupSwagger } from './docs/setup-swagger';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
-import { WakeQueue } from './wake/wake-queue';
 
 /**
  * Everything the gateway adds to the Nest app besides its module: shared by
@@ -18,7 +16,6 @@ export function configureGateway(app: INestApplication, config: PodwardenConfig,
   (app.getHttpAdapter().getInstance() as { disable(setting: string): void }).disable('x-powered-by');
   app.useGlobalFilters(new ProblemDetailsFilter(logger));
   app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
-  mountBullBoard(app, app.get(WakeQueue).queue, config);
   setupSwagger(app);
   warnAboutTheGate(config, logger);
 }

@@ -7,7 +7,7 @@ async function bootstrap(): Promise<void> {
   const start = startApp('gateway');
   const { config, logger } = start;
   const app = await NestFactory.create(GatewayModule.forRoot(start), { logger: new NestPinoLogger(logger) });
-  closeOnSignals(app, logger);
+  closeOnSignals(app, logger, config.tuning.shutdownGraceMs);
   configureGateway(app, config, logger);
   await app.listen(config.http.port, config.http.host);
   logger.info(

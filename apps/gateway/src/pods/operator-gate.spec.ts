@@ -1,4 +1,3 @@
-import { WakeQueue } from '../wake/wake-queue';
 import {
   OPERATOR,
   SECRETS,
@@ -13,7 +12,7 @@ const basic = (password: string) => ({
 });
 
 async function queueIsEmpty(gw: GatewayHarness): Promise<boolean> {
-  const counts = await gw.app.get(WakeQueue).queue.getJobCounts();
+  const counts = await gw.wakeQueue.getJobCounts();
   return Object.values(counts).every((n) => n === 0);
 }
 
@@ -81,7 +80,7 @@ describe('operator gate on, with tokens', () => {
     ['basic auth with a wrong password', basic('nope'), 401],
     ['the operator token header', OPERATOR, 200],
     ['basic auth with the operator token as password', basic(SECRETS.RIG_OPERATOR_TOKEN), 200],
-  ])('Bull Board with %s answers %i', async (_rule, headers, status) => {
+  ])('Bull Board with %s answers %p', async (_rule, headers, status) => {
     const answer = await gw.request('GET', '/admin/queues', headers);
     expect(answer.status).toBe(status);
     if (status === 401) {
@@ -90,10 +89,10 @@ describe('operator gate on, with tokens', () => {
     }
   });
 
-  it('Bull Board API lists the wake queue to an operator and protects its API routes too', async () => {
+  it('Bull Board API lists the wake and idle-tick queues to an operator and protects its API routes too', async () => {
     const open = await gw.request('GET', '/admin/queues/api/queues', OPERATOR);
     expect(open.status).toBe(200);
-    expect((open.body.queues as Array<{ name: string }>).map((q) => q.name)).toEqual(['wake']);
+    expect((open.body.queues as Array<{ name: string }>).map((q) => q.name)).toEqual(['wake', 'idle-tick']);
     expect((await gw.request('GET', '/admin/queues/api/queues')).status).toBe(401);
   });
 

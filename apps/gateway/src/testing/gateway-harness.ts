@@ -1,9 +1,19 @@
 import type { INestApplication } from '@nestjs/common';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
 import { Test } from '@nestjs/testing';
 import Redis from 'ioredis';
 import pino from 'pino';
 import { parseConfig, type PodwardenConfig } from '@podwarden/policies';
-import { NestPinoLogger, REDACTED_PATHS, RUNPOD_CLIENT, type AppLogger } from '@podwarden/platform';
+import {
+  NestPinoLogger,
+  REDACTED_PATHS,
+  RUNPOD_CLIENT,
+  WAKE_QUEUE,
+  type AppLogger,
+  type WakeJobData,
+  type WakeJobResult,
+} from '@podwarden/platform';
 import { configureGateway } from '../configure-gateway';
 import { STATUS_GATHER_MS } from '../status/status-gather.constant';
 import { GatewayModule } from '../gateway.module';
@@ -44,6 +54,8 @@ export interface GatewayHarness {
   readonly fake: FakeRunPodClient;
   readonly config: PodwardenConfig;
   readonly logs: string[];
+  /** The gateway's own `wake` queue (the one POST …/start adds to). */
+  readonly wakeQueue: Queue<WakeJobData, WakeJobResult>;
   /** Every response body this harness received, for the "no secret leaves" check. */
   readonly bodies: string[];
   /** A `body` is sent as JSON (content-type application/json); a string body is sent as is. */
@@ -107,6 +119,7 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
     config,
     logs,
     bodies,
+    wakeQueue: app.get<Queue<WakeJobData, WakeJobResult>>(getQueueToken(WAKE_QUEUE)),
     async request(method, path, headers = {}, sent?: unknown) {
       const init: RequestInit =
         sent === undefined

@@ -7,7 +7,6 @@ import {
   createRedis,
   type WakeJobResult,
 } from '@podwarden/platform';
-import { WakeQueue } from './wake-queue';
 import {
   OPERATOR,
   TEST_REDIS_URL,
@@ -86,7 +85,7 @@ describe('POST /api/pods/{name}/start', () => {
     waker.processed = 0;
   });
 
-  const queue = () => gw.app.get(WakeQueue).queue;
+  const queue = () => gw.wakeQueue;
 
   it('queues one wake job for the pod and answers 200 with the wake result', async () => {
     const answer = await gw.request('POST', '/api/pods/qwen/start', OPERATOR);
@@ -267,7 +266,7 @@ describe('POST …/start when the wake outlasts the request', () => {
       message: 'wake in flight',
     });
     const jobId = String(first.body.attemptId);
-    expect(await gw.app.get(WakeQueue).queue.getJobState(jobId)).toBe('waiting');
+    expect(await gw.wakeQueue.getJobState(jobId)).toBe('waiting');
 
     const progress = {
       attemptId: jobId,
@@ -279,7 +278,7 @@ describe('POST …/start when the wake outlasts the request', () => {
     const retry = await gw.request('POST', '/api/pods/qwen/start', OPERATOR);
     expect(retry.status).toBe(202);
     expect(retry.body).toMatchObject({ attemptId: jobId, message: 'waiting for pod p1 to run' });
-    expect(await gw.app.get(WakeQueue).queue.getJobCounts('waiting')).toEqual({ waiting: 1 });
+    expect(await gw.wakeQueue.getJobCounts('waiting')).toEqual({ waiting: 1 });
   });
 });
 
@@ -291,7 +290,7 @@ describe('POST …/start when unconfigured', () => {
       expect(answer.status).toBe(503);
       expect(answer.contentType).toContain('application/problem+json');
       expect(answer.body).toMatchObject({ status: 503, title: 'Pod not configured' });
-      const counts = await gw.app.get(WakeQueue).queue.getJobCounts();
+      const counts = await gw.wakeQueue.getJobCounts();
       expect(Object.values(counts).every((n) => n === 0)).toBe(true);
       expect(gw.fake.calls).toEqual([]);
     } finally {
