@@ -1,5 +1,11 @@
 import { NestFactory } from '@nestjs/core';
-import { NestPinoLogger, closeOnSignals, describeRedisUrl, startApp } from '@podwarden/platform';
+import {
+  NestPinoLogger,
+  closeOnSignals,
+  describeRedisUrl,
+  errorMessage,
+  startApp,
+} from '@podwarden/platform';
 import { configureGateway } from './configure-gateway';
 import { GatewayModule } from './gateway.module';
 
@@ -17,8 +23,6 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(
-    `[gateway] failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
+  process.stderr.write(`[gateway] failed to start: ${errorMessage(error)}\n`);
   process.exit(1);
 });

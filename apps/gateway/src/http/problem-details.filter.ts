@@ -1,6 +1,6 @@
 import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import type { AppLogger } from '@podwarden/platform';
+import { errorMessage, type AppLogger } from '@podwarden/platform';
 import { PROBLEM_CONTENT_TYPE, ProblemException, type ProblemBody } from './problem';
 
 /**
@@ -31,7 +31,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       return { type: 'about:blank', title: titleOf(status), status, detail: titleOf(status) };
     }
     this.logger.error(
-      { err: exception instanceof Error ? exception.message : String(exception), stack: stackOf(exception) },
+      { err: errorMessage(exception), stack: stackOf(exception) },
       'unexpected error while serving a request',
     );
     return {

@@ -1,9 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { PodConfig } from '@podwarden/policies';
-import { KeepAliveStore, LOGGER, type AppLogger, withinTimeout } from '@podwarden/platform';
+import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
+import {
+  CONFIG,
+  KeepAliveStore,
+  LOGGER,
+  errorMessage,
+  withinTimeout,
+  type AppLogger,
+} from '@podwarden/platform';
 import { problem } from '../http/problem';
-
-const REDIS_WRITE_TIMEOUT_MS = 3_000;
 
 /** POST and DELETE …/keepalive: the answer carries the deadline now in force (null once cleared). */
 export interface KeepAliveBody {
@@ -19,6 +24,7 @@ export interface KeepAliveBody {
 @Injectable()
 export class KeepAliveService {
   constructor(
+    @Inject(CONFIG) private readonly config: PodwardenConfig,
     @Inject(LOGGER) private readonly logger: AppLogger,
     private readonly store: KeepAliveStore,
   ) {}
@@ -42,12 +48,9 @@ export class KeepAliveService {
 
   private async write(pod: PodConfig, what: 'set' | 'clear', work: () => Promise<void>): Promise<void> {
     try {
-      await withinTimeout(work(), REDIS_WRITE_TIMEOUT_MS, `keep-alive ${what}`);
+      await withinTimeout(work(), this.config.tuning.redisWriteTimeoutMs, `keep-alive ${what}`);
     } catch (error) {
-      this.logger.warn(
-        { pod: pod.name, err: error instanceof Error ? error.message : String(error) },
-        `keep-alive ${what} failed`,
-      );
+      this.logger.warn({ pod: pod.name, err: errorMessage(error) }, `keep-alive ${what} failed`);
       throw problem(
         503,
         'keep-alive-unavailable',

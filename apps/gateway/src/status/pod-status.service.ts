@@ -22,8 +22,6 @@ import {
   type VolumeReading,
 } from './pod-status-view';
 
-const REDIS_READ_TIMEOUT_MS = 1_500;
-
 /**
  * GET /api/pods/{name}: one volume list and one observe per pod on the volume,
  * shared by every GET of that pod in the same burst. It answers 200 whatever happens
@@ -116,7 +114,7 @@ export class PodStatusService {
     read: () => Promise<T | null>,
   ): Promise<T | null> {
     try {
-      return await withinTimeout(read(), REDIS_READ_TIMEOUT_MS, what);
+      return await withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, what);
     } catch (error) {
       this.logger.warn(
         { pod: pod.name, err: errorMessage(error) },
