@@ -16,7 +16,7 @@ import { MetricsController } from './metrics/metrics.controller';
 import { PodsController } from './pods/pods.controller';
 import { QueueConnectionsService } from './queues/queue-connections.service';
 import { PodStatusService } from './status/pod-status.service';
-import { DEFAULT_STATUS_GATHER_MS, STATUS_GATHER_MS } from './status/status-gather.constant';
+import { DEFAULT_STATUS_GATHER_MS, STATUS_GATHER, gatherFor } from './status/status-gather.constant';
 import { StartWakeService } from './wake/start-wake.service';
 import { WakeQueueEvents } from './wake/wake-queue-events';
 
@@ -29,7 +29,7 @@ export class GatewayModule {
         PlatformModule.forRoot(start),
         // The idle-tick queue is registered only so Bull Board can show it; the gateway never adds to it.
         QueuesModule.forRoot(WAKE_QUEUE, IDLE_TICK_QUEUE),
-        QueueBoardModule.forRoot(start.config),
+        QueueBoardModule.forRoot(start),
         HealthModule,
       ],
       controllers: [PodsController, MetricsController],
@@ -39,7 +39,7 @@ export class GatewayModule {
         WakeQueueEvents,
         QueueConnectionsService,
         PodStatusService,
-        { provide: STATUS_GATHER_MS, useValue: DEFAULT_STATUS_GATHER_MS },
+        { provide: STATUS_GATHER, useValue: gatherFor(DEFAULT_STATUS_GATHER_MS) },
         StartWakeService,
         HistoryService,
         KeepAliveService,

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { AppLogger } from '@podwarden/platform';
 import { PROBLEM_CONTENT_TYPE, type ProblemBody } from '../http/problem';
 import { judgeOperatorToken, type GateSettings } from '../auth/operator-gate';
 import { OPERATOR_TOKEN_HEADER } from '../auth/operator-token.guard';
@@ -14,7 +15,7 @@ function send(response: Response, body: ProblemBody): void {
  * Bull Board is plain express middleware, outside Nest's guards, and it can
  * retry, promote and delete wake jobs: it sits behind the same operator token.
  */
-export function bullBoardAuth(settings: GateSettings): RequestHandler {
+export function bullBoardAuth(settings: GateSettings, logger: AppLogger): RequestHandler {
   return (request: Request, response: Response, next: NextFunction): void => {
     const token = presentedToken(request.header(OPERATOR_TOKEN_HEADER), request.header('authorization'));
     const verdict = judgeOperatorToken(settings, token, 'operator');
@@ -32,6 +33,10 @@ export function bullBoardAuth(settings: GateSettings): RequestHandler {
         });
         return;
       case 'rejected':
+        logger.info(
+          { method: request.method, path: request.originalUrl.split('?')[0] },
+          'queue board refused a request: missing or wrong token',
+        );
         response.setHeader('WWW-Authenticate', REALM);
         send(response, {
           type: 'urn:podwarden:problem:unauthorized',

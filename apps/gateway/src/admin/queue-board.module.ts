@@ -2,8 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BullBoardModule } from '@bull-board/nestjs';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { IDLE_TICK_QUEUE, WAKE_QUEUE } from '@podwarden/platform';
-import type { GateSettings } from '../auth/operator-gate';
+import { IDLE_TICK_QUEUE, WAKE_QUEUE, type AppStart } from '@podwarden/platform';
 import { bullBoardAuth } from './bull-board-auth.middleware';
 
 export const BULL_BOARD_PATH = '/admin/queues';
@@ -14,14 +13,14 @@ export const BULL_BOARD_PATH = '/admin/queues';
  */
 @Module({})
 export class QueueBoardModule {
-  static forRoot(settings: GateSettings): DynamicModule {
+  static forRoot(start: AppStart): DynamicModule {
     return {
       module: QueueBoardModule,
       imports: [
         BullBoardModule.forRoot({
           route: BULL_BOARD_PATH,
           adapter: ExpressAdapter,
-          middleware: bullBoardAuth(settings),
+          middleware: bullBoardAuth(start.config, start.logger),
         }),
         BullBoardModule.forFeature(
           { name: WAKE_QUEUE, adapter: BullMQAdapter },

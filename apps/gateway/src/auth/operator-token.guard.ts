@@ -10,7 +10,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import type { PodwardenConfig } from '@podwarden/policies';
-import { CONFIG } from '@podwarden/platform';
+import { CONFIG, LOGGER, type AppLogger } from '@podwarden/platform';
 import { problem } from '../http/problem';
 import { judgeOperatorToken, type AcceptedTokens } from './operator-gate';
 
@@ -25,6 +25,7 @@ const ACCEPTED_TOKENS = 'podwarden:accepted-tokens';
 export class OperatorTokenGuard implements CanActivate {
   constructor(
     @Inject(CONFIG) private readonly config: PodwardenConfig,
+    @Inject(LOGGER) private readonly logger: AppLogger,
     private readonly reflector: Reflector,
   ) {}
 
@@ -44,6 +45,11 @@ export class OperatorTokenGuard implements CanActivate {
           'OPERATOR_GATE is on but RIG_OPERATOR_TOKEN is not set, so write routes are closed',
         );
       case 'rejected':
+        // Who was refused where, never what they presented.
+        this.logger.info(
+          { method: request.method, path: request.path },
+          'operator gate refused a request: missing or wrong token',
+        );
         throw problem(401, 'unauthorized', 'Unauthorized', 'missing or wrong X-Rig-Operator-Token');
     }
   }

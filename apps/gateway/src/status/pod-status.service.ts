@@ -14,7 +14,7 @@ import {
   errorMessage,
 } from '@podwarden/platform';
 import { SingleFlight } from './single-flight';
-import { STATUS_GATHER_MS } from './status-gather.constant';
+import { STATUS_GATHER, type Gather } from './status-gather.constant';
 import {
   podStatusBody,
   type PodStatusBody,
@@ -41,9 +41,9 @@ export class PodStatusService {
     private readonly progress: WakeProgressStore,
     private readonly history: WakeHistory,
     private readonly keepAlives: KeepAliveStore,
-    @Inject(STATUS_GATHER_MS) gatherMs: number,
+    @Inject(STATUS_GATHER) gather: Gather,
   ) {
-    this.flights = new SingleFlight<PodStatusBody>(gatherMs);
+    this.flights = new SingleFlight<PodStatusBody>(gather);
   }
 
   read(pod: PodConfig): Promise<PodStatusBody> {

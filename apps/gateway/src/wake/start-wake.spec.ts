@@ -7,14 +7,16 @@ import {
   createRedis,
   type WakeJobResult,
 } from '@podwarden/platform';
+import { TEST_REDIS_URL } from '@podwarden/testing';
 import {
   OPERATOR,
-  TEST_REDIS_URL,
   WAKER,
-  leakedSecrets,
+  deferred,
   startGateway,
+  until,
   type GatewayHarness,
 } from '../testing/gateway-harness';
+import { leakedSecrets } from '../testing/secret-scan';
 
 type Behaviour = (job: Job) => Promise<WakeJobResult>;
 
@@ -57,16 +59,6 @@ class TestWaker {
     await this.connection.quit();
   }
 }
-
-function deferred(): { promise: Promise<void>; release: () => void } {
-  let release = (): void => undefined;
-  const promise = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  return { promise, release };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('POST /api/pods/{name}/start', () => {
   let gw: GatewayHarness;
@@ -128,8 +120,14 @@ describe('POST /api/pods/{name}/start', () => {
       await gate.promise;
       return cannedResult(job, { outcome: 'Created', gpuId: 'NVIDIA A40', pricePerHour: 0.89 });
     };
+    const requested = () => gw.logs.find('wake requested for qwen').length;
+    const before = requested();
     const answers = Promise.all([1, 2, 3].map(() => gw.request('POST', '/api/pods/qwen/start', OPERATOR)));
-    await sleep(500);
+    // All three were queued (and joined) while the one wake is still running.
+    await until(
+      () => requested() === before + 3 && waker.processed === 1,
+      'three queued starts and the one wake running',
+    );
     gate.release();
     const done = await answers;
     expect(done.map((a) => a.status)).toEqual([200, 200, 200]);
@@ -238,8 +236,17 @@ describe('POST /api/pods/{name}/start', () => {
     expect(metrics.text).toMatch(/podwarden_gateway_wake_starts_total\{outcome="Failed"\} [1-9]/);
   });
 
-  it('never leaks a secret in a response body or a log line', () => {
-    expect(leakedSecrets(gw)).toEqual([]);
+  it('never leaks a secret in the answers and log lines it produces', async () => {
+    const produced = await gw.produced(async () => {
+      await gw.request('POST', '/api/pods/qwen/start', OPERATOR);
+      waker.behaviour = async (job) =>
+        cannedResult(job, { outcome: 'Failed', failureKind: 'refused', podId: null, message: 'no GPU' });
+      await gw.request('POST', '/api/pods/qwen/start', { ...WAKER, 'X-Requested-By': 'scan' });
+      await gw.request('POST', '/api/pods/llama/start', OPERATOR);
+      await gw.request('POST', '/api/pods/qwen/start', { 'X-Rig-Operator-Token': 'wrong' });
+    });
+    expect(produced.answers.map((answer) => answer.status)).toEqual([200, 409, 404, 401]);
+    expect(leakedSecrets(produced)).toEqual([]);
   });
 });
 
