@@ -10,7 +10,8 @@ import {
   type AppLogger,
 } from '@podwarden/platform';
 import { problem } from '../http/problem';
-import { actionView, type HistoryBody } from './history-view';
+import { actionView } from './action-view';
+import type { HistoryDto } from './history.dto';
 
 /** GET …/history: the two durable records side by side, newest first. */
 @Injectable()
@@ -22,7 +23,7 @@ export class HistoryService {
     private readonly wakes: WakeHistory,
   ) {}
 
-  async read(pod: PodConfig, limit: number): Promise<HistoryBody> {
+  async read(pod: PodConfig, limit: number): Promise<HistoryDto> {
     try {
       const [actions, wakes] = await withinTimeout(
         Promise.all([this.actions.recent(pod.name, limit), this.wakes.recent(pod.name, limit)]),

@@ -1,6 +1,7 @@
 import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
 import { errorMessage, type AppLogger } from '@podwarden/platform';
+import type { PodRequest } from '../pods/pod-request';
 import { PROBLEM_CONTENT_TYPE, ProblemException, type ProblemBody } from './problem';
 
 /**
@@ -14,7 +15,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    const body = this.toProblem(exception);
+    const body = aboutThePod(this.toProblem(exception), host.switchToHttp().getRequest<PodRequest>());
     if (response.headersSent) return;
     response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
   }
@@ -41,6 +42,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       detail: 'unexpected error; see the gateway log',
     };
   }
+}
+
+/** A problem raised on a known pod's route names that pod, whoever raised it (the validation pipe does not know it). */
+function aboutThePod(body: ProblemBody, request: PodRequest): ProblemBody {
+  return request.pod === undefined || 'name' in body ? body : { ...body, name: request.pod.name };
 }
 
 function titleOf(status: number): string {

@@ -9,12 +9,7 @@ import {
   type AppLogger,
 } from '@podwarden/platform';
 import { problem } from '../http/problem';
-
-/** POST and DELETE …/keepalive: the answer carries the deadline now in force (null once cleared). */
-export interface KeepAliveBody {
-  readonly name: string;
-  readonly keepAliveUntil: string | null;
-}
+import type { KeepAliveResponseDto } from './keep-alive-response.dto';
 
 /**
  * Sets or clears a pod's keep-alive. It holds off the idle stop only; the
@@ -29,7 +24,7 @@ export class KeepAliveService {
     private readonly store: KeepAliveStore,
   ) {}
 
-  async keepAlive(pod: PodConfig, minutes: number, now: number = Date.now()): Promise<KeepAliveBody> {
+  async keepAlive(pod: PodConfig, minutes: number, now: number = Date.now()): Promise<KeepAliveResponseDto> {
     const until = now + Math.round(minutes * 60_000);
     await this.write(pod, 'set', () => this.store.set(pod.name, until, now));
     const keepAliveUntil = new Date(until).toISOString();
@@ -40,7 +35,7 @@ export class KeepAliveService {
     return { name: pod.name, keepAliveUntil };
   }
 
-  async clear(pod: PodConfig): Promise<KeepAliveBody> {
+  async clear(pod: PodConfig): Promise<KeepAliveResponseDto> {
     await this.write(pod, 'clear', () => this.store.clear(pod.name));
     this.logger.info({ pod: pod.name }, `keep-alive for ${pod.name} cleared`);
     return { name: pod.name, keepAliveUntil: null };

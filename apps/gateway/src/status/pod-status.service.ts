@@ -15,12 +15,8 @@ import {
 } from '@podwarden/platform';
 import { SingleFlight } from './single-flight';
 import { STATUS_GATHER, type Gather } from './status-gather.constant';
-import {
-  podStatusBody,
-  type PodStatusBody,
-  type RecordsReading,
-  type VolumeReading,
-} from './pod-status-view';
+import type { PodStatusDto } from './pod-status.dto';
+import { podStatusBody, type RecordsReading, type VolumeReading } from './pod-status-view';
 
 /**
  * GET /api/pods/{name}: one volume list and one observe per pod on the volume,
@@ -31,7 +27,7 @@ import {
  */
 @Injectable()
 export class PodStatusService {
-  private readonly flights: SingleFlight<PodStatusBody>;
+  private readonly flights: SingleFlight<PodStatusDto>;
 
   constructor(
     @Inject(CONFIG) private readonly config: PodwardenConfig,
@@ -43,10 +39,10 @@ export class PodStatusService {
     private readonly keepAlives: KeepAliveStore,
     @Inject(STATUS_GATHER) gather: Gather,
   ) {
-    this.flights = new SingleFlight<PodStatusBody>(gather);
+    this.flights = new SingleFlight<PodStatusDto>(gather);
   }
 
-  read(pod: PodConfig): Promise<PodStatusBody> {
+  read(pod: PodConfig): Promise<PodStatusDto> {
     return this.flights.run(pod.name.toLowerCase(), () => this.readNow(pod));
   }
 
@@ -69,7 +65,7 @@ export class PodStatusService {
     }
   }
 
-  private async readNow(pod: PodConfig): Promise<PodStatusBody> {
+  private async readNow(pod: PodConfig): Promise<PodStatusDto> {
     const [volume, records] = await Promise.all([this.readVolume(pod), this.readRecords(pod)]);
     return podStatusBody(this.config, pod, volume, records);
   }

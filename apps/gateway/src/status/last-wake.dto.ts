@@ -1,0 +1,32 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { LastWakeOutcome } from '@podwarden/policies';
+
+/** The newest completed wake as GET serves it. */
+export class LastWakeDto {
+  @ApiProperty()
+  readonly attemptId!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  readonly requestedAt!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  readonly completedAt!: string;
+
+  @ApiProperty({ enum: ['Succeeded', 'Refused', 'TimedOut', 'Failed'] })
+  readonly outcome!: LastWakeOutcome;
+
+  @ApiProperty({ description: 'what the wake did: AlreadyRunning, Started, Created, …' })
+  readonly wakeOutcome!: string;
+
+  @ApiProperty()
+  readonly reason!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly podId!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly gpuId!: string | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  readonly pricePerHour!: number | null;
+}
