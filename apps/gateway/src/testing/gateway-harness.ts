@@ -12,6 +12,7 @@ import {
 } from '@podwarden/platform';
 import {
   FakeRunPod,
+  OpenApiAnswers,
   OUR_VOLUME,
   TEST_REDIS_URL,
   captureLogs,
@@ -106,7 +107,9 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
   await app.listen(0, '127.0.0.1');
   const url = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   const answers: Answer[] = [];
+  let openApi: OpenApiAnswers | null = null;
 
+  // Every answer a spec receives must match the OpenAPI document the gateway serves.
   const request = async (
     method: string,
     path: string,
@@ -115,6 +118,9 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
   ) => {
     const answer = await send(url, method, path, headers, sent);
     answers.push(answer);
+    openApi ??= new OpenApiAnswers((await (await fetch(`${url}/docs-json`)).json()) as never);
+    const mismatches = openApi.check({ method, path, ...answer });
+    if (mismatches.length > 0) throw new Error(`answer does not match /docs-json:\n${mismatches.join('\n')}`);
     return answer;
   };
   return {
