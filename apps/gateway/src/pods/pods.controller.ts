@@ -19,7 +19,7 @@ import { StopResponseDto } from '../stop/stop-response.dto';
 import { requestedBy } from '../wake/requested-by';
 import { StartResponseDto } from '../wake/start-response.dto';
 import { StartWakeService } from '../wake/start-wake.service';
-import { ConfiguredPod, PodRoute } from './pod-route.decorator';
+import { ConfiguredPod, PodRoute, UNEXPECTED_ERROR } from './pod-route.decorator';
 
 @ApiTags('pods')
 @Controller('api/pods')
@@ -36,6 +36,7 @@ export class PodsController {
   @Get()
   @ApiOperation({ summary: 'Every configured pod with its status summary, in config order' })
   @ApiOkResponse({ type: PodListDto })
+  @ApiProblemResponse(500, UNEXPECTED_ERROR)
   async list(): Promise<PodListDto> {
     return { pods: await Promise.all(this.config.pods.map((pod) => this.status.read(pod))) };
   }
