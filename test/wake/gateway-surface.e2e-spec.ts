@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { AppProcess, eventually } from '../support/app-process';
 import { freePort } from '../support/free-port';
-import { resetSim, seedPod, simCalls, simPods, simWrites } from '../support/sim-admin';
+import { injectFault, resetSim, seedPod, simCalls, simPods, simWrites } from '../support/sim-admin';
 import { Stack } from '../support/stack';
 import { TEST_API_KEY, TEST_OPERATOR_TOKEN } from '../support/test-env';
 
@@ -122,6 +122,9 @@ describe('the gateway surface, end to end', () => {
     const a = await seedPod(stack, { status: 'RUNNING' });
     const b = await seedPod(stack, { status: 'EXITED' });
     await stack.simRequest('DELETE', '/_sim/calls');
+    // The volume list answers only after 3 s: all 20 GETs, sent at once, arrive while the one read is in
+    // flight however busy the machine is, so the count below does not depend on the 100 ms gather window.
+    await injectFault(stack, { route: 'list', kind: 'delay', delayMs: 3000 });
     const answers = await Promise.all(Array.from({ length: 20 }, () => stack.api('GET', '/api/pods/qwen')));
 
     expect(new Set(answers.map((x) => x.status))).toEqual(new Set([200]));

@@ -3,7 +3,8 @@ import addFormats from 'ajv-formats';
 
 type Schema = Record<string, unknown>;
 
-interface OpenApiDocument {
+/** The parts of an OpenAPI 3.0 document the check reads. */
+export interface OpenApiDocument {
   readonly paths: Record<
     string,
     Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>

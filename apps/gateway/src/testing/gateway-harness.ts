@@ -19,6 +19,7 @@ import {
   deletePrefix,
   uniqueTestPrefix,
   type CapturedLogs,
+  type OpenApiDocument,
 } from '@podwarden/testing';
 import { configureGateway } from '../configure-gateway';
 import { GatewayModule } from '../gateway.module';
@@ -118,7 +119,7 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
   ) => {
     const answer = await send(url, method, path, headers, sent);
     answers.push(answer);
-    openApi ??= new OpenApiAnswers((await (await fetch(`${url}/docs-json`)).json()) as never);
+    openApi ??= new OpenApiAnswers((await (await fetch(`${url}/docs-json`)).json()) as OpenApiDocument);
     const mismatches = openApi.check({ method, path, ...answer });
     if (mismatches.length > 0) throw new Error(`answer does not match /docs-json:\n${mismatches.join('\n')}`);
     return answer;
