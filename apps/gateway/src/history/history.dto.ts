@@ -1,23 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { LastWakeOutcome } from '@podwarden/policies';
 import type { ActionRecord, WakeAttemptView } from '@podwarden/platform';
+import { PodPlacementDto } from '../status/pod-placement.dto';
 
 /** One billable action as /history serves it (CONTRACT.md "History actions[] item"). */
-export class ActionDto {
+export class ActionDto extends PodPlacementDto {
   @ApiProperty({ format: 'date-time' })
   readonly at!: string;
 
   @ApiProperty({ enum: ['Start', 'Create', 'Terminate', 'Stop'] })
   readonly action!: ActionRecord['action'];
-
-  @ApiProperty({ type: String, nullable: true })
-  readonly podId!: string | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  readonly gpuId!: string | null;
-
-  @ApiProperty({ type: Number, nullable: true })
-  readonly pricePerHour!: number | null;
 
   @ApiProperty({ type: 'integer', description: "RunPod's answer; recorded also when it refused" })
   readonly httpStatus!: number;
@@ -33,7 +25,7 @@ export class ActionDto {
 }
 
 /** One wake attempt; the completed fields are null while it is in flight (or after a crash). */
-export class WakeAttemptDto implements WakeAttemptView {
+export class WakeAttemptDto extends PodPlacementDto implements WakeAttemptView {
   @ApiProperty()
   readonly attemptId!: string;
 
@@ -54,15 +46,6 @@ export class WakeAttemptDto implements WakeAttemptView {
 
   @ApiProperty({ type: String, nullable: true })
   readonly reason!: string | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  readonly podId!: string | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  readonly gpuId!: string | null;
-
-  @ApiProperty({ type: Number, nullable: true })
-  readonly pricePerHour!: number | null;
 
   @ApiProperty({ type: 'integer', nullable: true })
   readonly candidatesConsidered!: number | null;

@@ -1,8 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { LastWakeOutcome } from '@podwarden/policies';
+import { PodPlacementDto } from './pod-placement.dto';
 
 /** The newest completed wake as GET serves it. */
-export class LastWakeDto {
+export class LastWakeDto extends PodPlacementDto {
   @ApiProperty()
   readonly attemptId!: string;
 
@@ -20,13 +21,4 @@ export class LastWakeDto {
 
   @ApiProperty()
   readonly reason!: string;
-
-  @ApiProperty({ type: String, nullable: true })
-  readonly podId!: string | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  readonly gpuId!: string | null;
-
-  @ApiProperty({ type: Number, nullable: true })
-  readonly pricePerHour!: number | null;
 }

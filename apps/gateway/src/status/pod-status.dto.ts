@@ -1,21 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { LookupWord } from '@podwarden/policies';
+import { POD_STATUSES, type LookupWord, type PodStatus } from '@podwarden/policies';
 import { LastWakeDto } from './last-wake.dto';
 import { WakeProgressDto } from './wake-progress.dto';
 
 /** v2 status upper-cased, or UNKNOWN whenever no pod could be read (lookup says why). */
-export type StatusWord =
-  'PROVISIONING' | 'STARTING' | 'RUNNING' | 'EXITED' | 'ERROR' | 'TERMINATED' | 'UNKNOWN';
+export type StatusWord = Uppercase<PodStatus>;
 
-const STATUS_WORDS: readonly StatusWord[] = [
-  'PROVISIONING',
-  'STARTING',
-  'RUNNING',
-  'EXITED',
-  'ERROR',
-  'TERMINATED',
-  'UNKNOWN',
-];
+const STATUS_WORDS = POD_STATUSES.map((status) => status.toUpperCase() as StatusWord);
 const LOOKUP_WORDS: readonly LookupWord[] = ['FOUND', 'NOT_FOUND', 'UNREADABLE', 'UNCONFIGURED'];
 
 /** GET /api/pods/{name} (CONTRACT.md "GET response", plus idleStopAt, runtimeCapAt and keepAliveUntil). */

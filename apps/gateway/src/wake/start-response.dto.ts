@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PodPlacementDto } from '../status/pod-placement.dto';
 
 /** The 200/202 body of POST /api/pods/{name}/start (CONTRACT.md "Start response"). */
-export class StartResponseDto {
+export class StartResponseDto extends PodPlacementDto {
   @ApiProperty()
   readonly name!: string;
 
@@ -10,15 +11,6 @@ export class StartResponseDto {
 
   @ApiProperty({ description: 'the wake job; a start that joined a wake in flight reports that one' })
   readonly attemptId!: string;
-
-  @ApiProperty({ type: String, nullable: true })
-  readonly podId!: string | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  readonly gpuId!: string | null;
-
-  @ApiProperty({ type: Number, nullable: true })
-  readonly pricePerHour!: number | null;
 
   @ApiProperty({ type: String, nullable: true })
   readonly proxyUrl!: string | null;
