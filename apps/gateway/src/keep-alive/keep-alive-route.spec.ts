@@ -100,6 +100,28 @@ describe('POST and DELETE /api/pods/{name}/keepalive', () => {
     expect(await store.get('qwen')).toBeNull();
   });
 
+  it('a bad minutes problem names the field and the rule it broke', async () => {
+    const answer = await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: 2000 });
+    expect(answer.body).toMatchObject({
+      type: 'urn:podwarden:problem:bad-minutes',
+      field: 'minutes',
+      violations: [{ field: 'minutes', rules: ['max'] }],
+    });
+  });
+
+  it('a field the body does not define is refused, not dropped, and nothing is written', async () => {
+    const answer = await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: 5, hours: 1 });
+    expect(answer.status).toBe(400);
+    expect(answer.contentType).toContain('application/problem+json');
+    expect(answer.body).toMatchObject({
+      title: 'Bad hours',
+      detail: 'property hours should not exist',
+      field: 'hours',
+      name: 'qwen',
+    });
+    expect(await store.get('qwen')).toBeNull();
+  });
+
   it('no body at all is a 400 problem naming the rule', async () => {
     const answer = await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR);
     expect(answer.status).toBe(400);
