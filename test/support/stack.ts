@@ -1,3 +1,4 @@
+import { OpenApiAnswers, type OpenApiDocument } from '@podwarden/testing';
 import { AppProcess, eventually, type AppName } from './app-process';
 import { freePort } from './free-port';
 import { deletePrefix } from './redis-cleanup';
@@ -16,12 +17,15 @@ export interface StackOptions {
   readonly env?: Record<string, string>;
   /** Extra env for the simulator (SIM_* variables). */
   readonly simEnv?: Record<string, string>;
+  /** Which health route boot waits for: 'live' for a gateway meant to run without Redis. Default 'ready'. */
+  readonly gatewayUp?: 'ready' | 'live';
 }
 
 export interface HttpAnswer<T = Record<string, unknown>> {
   readonly status: number;
   readonly body: T;
   readonly contentType: string;
+  readonly text: string;
 }
 
 /**
@@ -37,6 +41,8 @@ export class Stack {
   gatewayUrl = '';
   readonly prefix: string;
   env: Record<string, string> = {};
+  /** The gateway's OpenAPI document (fetched on the first api() call); every api() answer must match it. */
+  openApi: OpenApiAnswers | null = null;
 
   private constructor(private readonly options: StackOptions) {
     this.prefix = uniquePrefix(options.name);
@@ -101,9 +107,12 @@ export class Stack {
       this.gateway = AppProcess.start('gateway', this.env, `${this.options.name}-gateway`);
       waits.push(
         eventually(
-          async () => ((await fetch(`${this.gatewayUrl}/health/ready`)).ok ? true : undefined),
+          async () =>
+            (await fetch(`${this.gatewayUrl}/health/${this.options.gatewayUp ?? 'ready'}`)).ok
+              ? true
+              : undefined,
           20_000,
-          'gateway ready',
+          'gateway up',
         ),
       );
     }
@@ -157,7 +166,19 @@ export class Stack {
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
-    return answer<T>(response);
+    const seen = await answer<T>(response);
+    await this.checkAgainstDocument(method, path, seen);
+    return seen;
+  }
+
+  /** Fails the calling test when a gateway answer does not match the gateway's own /docs-json. */
+  private async checkAgainstDocument(method: string, path: string, seen: HttpAnswer<unknown>): Promise<void> {
+    if (this.openApi === null) {
+      const document: unknown = await (await fetch(`${this.gatewayUrl}/docs-json`)).json();
+      this.openApi = new OpenApiAnswers(document as OpenApiDocument);
+    }
+    const mismatches = this.openApi.check({ method, path, ...seen });
+    if (mismatches.length > 0) throw new Error(`answer does not match /docs-json:\n${mismatches.join('\n')}`);
   }
 
   /** A request to the simulator's admin API (/_sim...) or its REST/proxy routes. */
@@ -187,6 +208,7 @@ async function answer<T>(response: Response): Promise<HttpAnswer<T>> {
     status: response.status,
     body: body as T,
     contentType: response.headers.get('content-type') ?? '',
+    text,
   };
 }
 

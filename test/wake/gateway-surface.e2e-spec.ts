@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { AppProcess, eventually } from '../support/app-process';
 import { freePort } from '../support/free-port';
-import { resetSim, seedPod, simCalls, simPods, simWrites } from '../support/sim-admin';
+import { injectFault, resetSim, seedPod, simCalls, simPods, simWrites } from '../support/sim-admin';
 import { Stack } from '../support/stack';
 import { TEST_API_KEY, TEST_OPERATOR_TOKEN } from '../support/test-env';
 
@@ -122,6 +122,9 @@ describe('the gateway surface, end to end', () => {
     const a = await seedPod(stack, { status: 'RUNNING' });
     const b = await seedPod(stack, { status: 'EXITED' });
     await stack.simRequest('DELETE', '/_sim/calls');
+    // The volume list answers only after 3 s: all 20 GETs, sent at once, arrive while the one read is in
+    // flight however busy the machine is, so the count below does not depend on the 100 ms gather window.
+    await injectFault(stack, { route: 'list', kind: 'delay', delayMs: 3000 });
     const answers = await Promise.all(Array.from({ length: 20 }, () => stack.api('GET', '/api/pods/qwen')));
 
     expect(new Set(answers.map((x) => x.status))).toEqual(new Set([200]));
@@ -220,6 +223,11 @@ describe('health follows Redis', () => {
         PORT: String(gatewayPort),
         HOST: '127.0.0.1',
         RIG_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+        // Configured, so a start reaches the queue; nothing here may reach a real RunPod.
+        RUNPOD_API_KEY: TEST_API_KEY,
+        RUNPOD_VOLUME_ID: 'vol-health',
+        RUNPOD_V2_BASE_URL: 'http://127.0.0.1:9/v2',
+        WAKE_REQUEST_WAIT_SECONDS: '1',
       },
       'health-gateway',
     );
@@ -246,5 +254,16 @@ describe('health follows Redis', () => {
       'not ready',
     );
     expect((await fetch(`${url}/health/live`)).status).toBe(200);
+  });
+
+  it('during the outage a start is a 503 problem, and SIGTERM still shuts down and exits 0', async () => {
+    const url = (gateway as AppProcess & { url?: string }).url as string;
+    const start = await fetch(`${url}/api/pods/qwen/start`, {
+      method: 'POST',
+      headers: { 'X-Rig-Operator-Token': TEST_OPERATOR_TOKEN },
+    });
+    expect(start.status).toBe(503);
+    expect(start.headers.get('content-type')).toContain('application/problem+json');
+    expect(await gateway.stop()).toBe(0);
   });
 });

@@ -1,12 +1,11 @@
-import type { INestApplication } from '@nestjs/common';
+import { ValidationPipe, type INestApplication } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import type { AppLogger } from '@podwarden/platform';
-import { mountBullBoard } from './admin/mount-bull-board';
 import { setupSwagger } from './docs/setup-swagger';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
+import { validationProblem } from './http/validation-problem';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
-import { WakeQueue } from './wake/wake-queue';
 
 /**
  * Everything the gateway adds to the Nest app besides its module: shared by
@@ -17,8 +16,16 @@ export function configureGateway(app: INestApplication, config: PodwardenConfig,
   // The framework banner tells a scanner nothing it needs.
   (app.getHttpAdapter().getInstance() as { disable(setting: string): void }).disable('x-powered-by');
   app.useGlobalFilters(new ProblemDetailsFilter(logger));
+  // Every body, path and query DTO is checked here; unknown fields are refused, not dropped silently.
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      exceptionFactory: validationProblem,
+    }),
+  );
   app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
-  mountBullBoard(app, app.get(WakeQueue).queue, config);
   setupSwagger(app);
   warnAboutTheGate(config, logger);
 }

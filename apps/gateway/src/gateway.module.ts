@@ -1,29 +1,45 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { HealthModule, PlatformModule, type AppStart } from '@podwarden/platform';
+import {
+  HealthModule,
+  IDLE_TICK_QUEUE,
+  PlatformModule,
+  QueuesModule,
+  WAKE_QUEUE,
+  type AppStart,
+} from '@podwarden/platform';
+import { QueueBoardModule } from './admin/queue-board.module';
 import { OperatorTokenGuard } from './auth/operator-token.guard';
 import { HistoryService } from './history/history.service';
 import { KeepAliveService } from './keep-alive/keep-alive.service';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { PodsController } from './pods/pods.controller';
+import { QueueConnectionsService } from './queues/queue-connections.service';
 import { PodStatusService } from './status/pod-status.service';
-import { DEFAULT_STATUS_GATHER_MS, STATUS_GATHER_MS } from './status/status-gather.constant';
+import { DEFAULT_STATUS_GATHER_MS, STATUS_GATHER, gatherFor } from './status/status-gather.constant';
 import { StartWakeService } from './wake/start-wake.service';
-import { WakeQueue } from './wake/wake-queue';
+import { WakeQueueEvents } from './wake/wake-queue-events';
 
 @Module({})
 export class GatewayModule {
   static forRoot(start: AppStart): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [PlatformModule.forRoot(start), HealthModule],
+      imports: [
+        PlatformModule.forRoot(start),
+        // The idle-tick queue is registered only so Bull Board can show it; the gateway never adds to it.
+        QueuesModule.forRoot(WAKE_QUEUE, IDLE_TICK_QUEUE),
+        QueueBoardModule.forRoot(start),
+        HealthModule,
+      ],
       controllers: [PodsController, MetricsController],
       providers: [
         OperatorTokenGuard,
         GatewayMetrics,
-        WakeQueue,
+        WakeQueueEvents,
+        QueueConnectionsService,
         PodStatusService,
-        { provide: STATUS_GATHER_MS, useValue: DEFAULT_STATUS_GATHER_MS },
+        { provide: STATUS_GATHER, useValue: gatherFor(DEFAULT_STATUS_GATHER_MS) },
         StartWakeService,
         HistoryService,
         KeepAliveService,

@@ -1,5 +1,11 @@
 import { NestFactory } from '@nestjs/core';
-import { NestPinoLogger, closeOnSignals, describeRedisUrl, startApp } from '@podwarden/platform';
+import {
+  NestPinoLogger,
+  closeOnSignals,
+  describeRedisUrl,
+  errorMessage,
+  startApp,
+} from '@podwarden/platform';
 import { configureGateway } from './configure-gateway';
 import { GatewayModule } from './gateway.module';
 
@@ -7,7 +13,7 @@ async function bootstrap(): Promise<void> {
   const start = startApp('gateway');
   const { config, logger } = start;
   const app = await NestFactory.create(GatewayModule.forRoot(start), { logger: new NestPinoLogger(logger) });
-  closeOnSignals(app, logger);
+  closeOnSignals(app, logger, config.tuning.shutdownGraceMs);
   configureGateway(app, config, logger);
   await app.listen(config.http.port, config.http.host);
   logger.info(
@@ -17,8 +23,6 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(
-    `[gateway] failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
+  process.stderr.write(`[gateway] failed to start: ${errorMessage(error)}\n`);
   process.exit(1);
 });

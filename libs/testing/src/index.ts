@@ -3,3 +3,4 @@ export * from './fake-runpod';
 export * from './redis-namespace';
 export * from './runpod-answers';
 export * from './scripted-answers';
+export * from './openapi-answers';

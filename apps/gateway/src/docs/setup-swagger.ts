@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { OPERATOR_TOKEN_SECURITY } from '../pods/pods.controller';
+import { OPERATOR_TOKEN_SECURITY } from '../auth/operator.decorator';
 
 /** OpenAPI UI at /docs and the document at /docs-json. */
 export function setupSwagger(app: INestApplication): void {

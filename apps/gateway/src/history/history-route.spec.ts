@@ -121,6 +121,16 @@ describe('GET /api/pods/{name}/history', () => {
     expect(answer.body).toMatchObject({ status: 400, title: 'Bad limit' });
   });
 
+  it('a query parameter the route does not define is a 400 problem naming it', async () => {
+    const answer = await gw.request('GET', '/api/pods/qwen/history?limit=5&since=yesterday');
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ title: 'Bad since', field: 'since', name: 'qwen' });
+  });
+
+  it('an unknown name is 404 before the query is checked', async () => {
+    expect((await gw.request('GET', '/api/pods/llama/history?limit=0')).status).toBe(404);
+  });
+
   it('an unknown name is 404', async () => {
     expect((await gw.request('GET', '/api/pods/llama/history')).status).toBe(404);
   });

@@ -1,33 +1,38 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { PodConfig } from '@podwarden/policies';
-import { ActionLog, LOGGER, WakeHistory, type AppLogger, withinTimeout } from '@podwarden/platform';
+import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
+import {
+  ActionLog,
+  CONFIG,
+  LOGGER,
+  WakeHistory,
+  errorMessage,
+  withinTimeout,
+  type AppLogger,
+} from '@podwarden/platform';
 import { problem } from '../http/problem';
-import { actionView, type HistoryBody } from './history-view';
-
-const REDIS_READ_TIMEOUT_MS = 3_000;
+import { actionView } from './action-view';
+import type { HistoryDto } from './history.dto';
 
 /** GET …/history: the two durable records side by side, newest first. */
 @Injectable()
 export class HistoryService {
   constructor(
+    @Inject(CONFIG) private readonly config: PodwardenConfig,
     @Inject(LOGGER) private readonly logger: AppLogger,
     private readonly actions: ActionLog,
     private readonly wakes: WakeHistory,
   ) {}
 
-  async read(pod: PodConfig, limit: number): Promise<HistoryBody> {
+  async read(pod: PodConfig, limit: number): Promise<HistoryDto> {
     try {
       const [actions, wakes] = await withinTimeout(
         Promise.all([this.actions.recent(pod.name, limit), this.wakes.recent(pod.name, limit)]),
-        REDIS_READ_TIMEOUT_MS,
+        this.config.tuning.redisReadTimeoutMs,
         'history read',
       );
       return { name: pod.name, actions: actions.map(actionView), wakes };
     } catch (error) {
-      this.logger.warn(
-        { pod: pod.name, err: error instanceof Error ? error.message : String(error) },
-        'history unreadable',
-      );
+      this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'history unreadable');
       throw problem(
         503,
         'history-unreadable',

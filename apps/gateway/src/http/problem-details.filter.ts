@@ -1,12 +1,21 @@
-import { Catch, HttpException, HttpStatus, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import {
+  Catch,
+  HttpException,
+  HttpStatus,
+  ServiceUnavailableException,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
 import type { Response } from 'express';
-import type { AppLogger } from '@podwarden/platform';
+import { errorMessage, type AppLogger } from '@podwarden/platform';
+import type { PodRequest } from '../pods/pod-request';
 import { PROBLEM_CONTENT_TYPE, ProblemException, type ProblemBody } from './problem';
 
 /**
- * Every error leaves as application/problem+json. Deliberate problems keep
- * their body; Nest's own HttpExceptions (unknown route, body parse error) are
- * reshaped; anything unexpected is a bare 500 whose details stay in the log.
+ * Every error leaves as application/problem+json, except a failed health
+ * check, which keeps terminus's body. Deliberate problems keep their body;
+ * Nest's own HttpExceptions (unknown route, body parse error) are reshaped;
+ * anything unexpected is a bare 500 whose details stay in the log.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -14,8 +23,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
-    const body = this.toProblem(exception);
     if (response.headersSent) return;
+    const health = failedHealthCheck(exception);
+    if (health !== null) {
+      response.status(HttpStatus.SERVICE_UNAVAILABLE).json(health);
+      return;
+    }
+    const body = aboutThePod(this.toProblem(exception), host.switchToHttp().getRequest<PodRequest>());
     response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
   }
 
@@ -31,7 +45,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       return { type: 'about:blank', title: titleOf(status), status, detail: titleOf(status) };
     }
     this.logger.error(
-      { err: exception instanceof Error ? exception.message : String(exception), stack: stackOf(exception) },
+      { err: errorMessage(exception), stack: stackOf(exception) },
       'unexpected error while serving a request',
     );
     return {
@@ -41,6 +55,21 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       detail: 'unexpected error; see the gateway log',
     };
   }
+}
+
+/**
+ * Terminus reports a failed check as a 503 whose body says which indicator is
+ * down; that body is the health route's documented answer, so it is kept.
+ */
+function failedHealthCheck(exception: unknown): object | null {
+  if (!(exception instanceof ServiceUnavailableException)) return null;
+  const body = exception.getResponse();
+  return typeof body === 'object' && 'details' in body && 'status' in body ? body : null;
+}
+
+/** A problem raised on a known pod's route names that pod, whoever raised it (the validation pipe does not know it). */
+function aboutThePod(body: ProblemBody, request: PodRequest): ProblemBody {
+  return request.pod === undefined || 'name' in body ? body : { ...body, name: request.pod.name };
 }
 
 function titleOf(status: number): string {

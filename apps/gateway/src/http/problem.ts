@@ -20,6 +20,17 @@ export class ProblemException extends HttpException {
   }
 }
 
+/** The one way a problem body is made: its type is the slug under the project's URN. */
+export function problemBody(
+  status: number,
+  slug: string,
+  title: string,
+  detail: string,
+  extra: Record<string, unknown> = {},
+): ProblemBody {
+  return { type: `${PROBLEM_TYPE_BASE}${slug}`, title, status, detail, ...extra };
+}
+
 export function problem(
   status: number,
   slug: string,
@@ -27,5 +38,5 @@ export function problem(
   detail: string,
   extra: Record<string, unknown> = {},
 ): ProblemException {
-  return new ProblemException({ type: `${PROBLEM_TYPE_BASE}${slug}`, title, status, detail, ...extra });
+  return new ProblemException(problemBody(status, slug, title, detail, extra));
 }

@@ -2,11 +2,14 @@ import { KeepAliveStore } from '@podwarden/platform';
 import {
   OPERATOR,
   WAKER,
-  leakedSecrets,
+  deferred,
   startGateway,
+  until,
   type Answer,
   type GatewayHarness,
 } from '../testing/gateway-harness';
+import { leakedSecrets } from '../testing/secret-scan';
+import { PodStatusService } from '../status/pod-status.service';
 
 const RULE = 'minutes must be a number greater than 0 and at most 1440';
 
@@ -97,6 +100,28 @@ describe('POST and DELETE /api/pods/{name}/keepalive', () => {
     expect(await store.get('qwen')).toBeNull();
   });
 
+  it('a bad minutes problem names the field and the rule it broke', async () => {
+    const answer = await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: 2000 });
+    expect(answer.body).toMatchObject({
+      type: 'urn:podwarden:problem:bad-minutes',
+      field: 'minutes',
+      violations: [{ field: 'minutes', rules: ['max'] }],
+    });
+  });
+
+  it('a field the body does not define is refused, not dropped, and nothing is written', async () => {
+    const answer = await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: 5, hours: 1 });
+    expect(answer.status).toBe(400);
+    expect(answer.contentType).toContain('application/problem+json');
+    expect(answer.body).toMatchObject({
+      title: 'Bad hours',
+      detail: 'property hours should not exist',
+      field: 'hours',
+      name: 'qwen',
+    });
+    expect(await store.get('qwen')).toBeNull();
+  });
+
   it('no body at all is a 400 problem naming the rule', async () => {
     const answer = await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR);
     expect(answer.status).toBe(400);
@@ -171,15 +196,22 @@ describe('POST and DELETE /api/pods/{name}/keepalive', () => {
     expect(Object.keys(paths['/api/pods/{name}/keepalive']).sort()).toEqual(['delete', 'post']);
   });
 
-  it('never leaks a secret in a response body or a log line', () => {
-    expect(leakedSecrets(gw)).toEqual([]);
+  it('never leaks a secret in the answers and log lines it produces', async () => {
+    const produced = await gw.produced(async () => {
+      await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: 5 });
+      await gw.request('POST', '/api/pods/qwen/keepalive', WAKER, { minutes: -1 });
+      await gw.request('POST', '/api/pods/qwen/keepalive', { 'X-Rig-Operator-Token': 'x' }, { minutes: 5 });
+      await gw.request('DELETE', '/api/pods/qwen/keepalive', WAKER);
+    });
+    expect(produced.answers.map((answer) => answer.status)).toEqual([200, 400, 401, 200]);
+    expect(leakedSecrets(produced)).toEqual([]);
   });
 });
 
 describe('keep-alive changes and GET coalescing', () => {
   let gw: GatewayHarness;
   beforeAll(async () => {
-    gw = await startGateway('keepalive-burst', { statusGatherMs: 0 });
+    gw = await startGateway('keepalive-burst');
   });
   afterAll(async () => {
     await gw.close();
@@ -192,20 +224,60 @@ describe('keep-alive changes and GET coalescing', () => {
     const store = gw.app.get(KeepAliveStore);
     if (setAfter) await store.clear('qwen');
     else await store.set('qwen', Date.now() + 60_000);
-    let release = (): void => undefined;
-    gw.fake.holdNextList = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const early = gw.request('GET', '/api/pods/qwen');
-    // Let the early read take its Redis fields before the change.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await change(gw);
-    const late = gw.request('GET', '/api/pods/qwen');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    release();
+    const heldList = deferred();
+    gw.fake.holdNextList = heldList.promise;
+    const keepAliveReads = jest.spyOn(store, 'get');
+    const statusReads = jest.spyOn(gw.app.get(PodStatusService), 'read');
+    try {
+      const early = gw.request('GET', '/api/pods/qwen');
+      // The early read has its keep-alive from Redis before the change, while its RunPod list is held.
+      await until(() => keepAliveReads.mock.calls.length === 1, 'the early keep-alive read');
+      await keepAliveReads.mock.results[0].value;
+      await change(gw);
+      const late = gw.request('GET', '/api/pods/qwen');
+      await until(() => statusReads.mock.calls.length === 2, 'the late GET asking for the status');
+      heldList.release();
 
-    expect((await early).body.keepAliveUntil === null).toBe(setAfter);
-    expect((await late).body.keepAliveUntil === null).toBe(!setAfter);
+      expect((await early).body.keepAliveUntil === null).toBe(setAfter);
+      expect((await late).body.keepAliveUntil === null).toBe(!setAfter);
+    } finally {
+      keepAliveReads.mockRestore();
+      statusReads.mockRestore();
+    }
+  });
+
+  it('a GET arriving while a change is being written does not join a read that began before it', async () => {
+    gw.fake.reset();
+    const store = gw.app.get(KeepAliveStore);
+    const heldList = deferred();
+    const heldWrite = deferred();
+    gw.fake.holdNextList = heldList.promise;
+    const set = store.set.bind(store);
+    const writes = jest.spyOn(store, 'set').mockImplementation(async (...args) => {
+      await heldWrite.promise;
+      return set(...args);
+    });
+    const statusReads = jest.spyOn(gw.app.get(PodStatusService), 'read');
+    try {
+      const early = gw.request('GET', '/api/pods/qwen');
+      await until(() => gw.fake.count('list') === 1, 'the early read listing');
+      const change = gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: 5 });
+      await until(() => writes.mock.calls.length === 1, 'the keep-alive write under way');
+      const during = gw.request('GET', '/api/pods/qwen');
+      await until(() => statusReads.mock.calls.length === 2, 'the GET during the write');
+      // Its own read, not the held one that began before the write.
+      await until(() => gw.fake.count('list') === 2, 'a second list');
+      heldWrite.release();
+      heldList.release();
+      expect((await Promise.all([early, change, during])).map((answer) => answer.status)).toEqual([
+        200, 200, 200,
+      ]);
+    } finally {
+      writes.mockRestore();
+      statusReads.mockRestore();
+      heldWrite.release();
+      heldList.release();
+    }
   });
 });
 
@@ -225,9 +297,7 @@ describe('keep-alive when Redis cannot be reached', () => {
     const answer = await gw.request('GET', '/api/pods/qwen');
     expect(answer.status).toBe(200);
     expect(answer.body.keepAliveUntil).toBeNull();
-    expect(
-      gw.logs.some((line) => line.includes('"level":40') && line.includes('keep-alive unreadable')),
-    ).toBe(true);
+    expect(gw.logs.messages('warn')).toContain('pod status: keep-alive unreadable; reporting null');
   });
 
   it.each<[string, string, unknown]>([

@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { PodConfig } from '@podwarden/policies';
-import { KeepAliveStore, LOGGER, type AppLogger, withinTimeout } from '@podwarden/platform';
+import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
+import {
+  CONFIG,
+  KeepAliveStore,
+  LOGGER,
+  errorMessage,
+  withinTimeout,
+  type AppLogger,
+} from '@podwarden/platform';
 import { problem } from '../http/problem';
-
-const REDIS_WRITE_TIMEOUT_MS = 3_000;
-
-/** POST and DELETE …/keepalive: the answer carries the deadline now in force (null once cleared). */
-export interface KeepAliveBody {
-  readonly name: string;
-  readonly keepAliveUntil: string | null;
-}
+import type { KeepAliveResponseDto } from './keep-alive-response.dto';
 
 /**
  * Sets or clears a pod's keep-alive. It holds off the idle stop only; the
@@ -19,11 +19,12 @@ export interface KeepAliveBody {
 @Injectable()
 export class KeepAliveService {
   constructor(
+    @Inject(CONFIG) private readonly config: PodwardenConfig,
     @Inject(LOGGER) private readonly logger: AppLogger,
     private readonly store: KeepAliveStore,
   ) {}
 
-  async keepAlive(pod: PodConfig, minutes: number, now: number = Date.now()): Promise<KeepAliveBody> {
+  async keepAlive(pod: PodConfig, minutes: number, now: number = Date.now()): Promise<KeepAliveResponseDto> {
     const until = now + Math.round(minutes * 60_000);
     await this.write(pod, 'set', () => this.store.set(pod.name, until, now));
     const keepAliveUntil = new Date(until).toISOString();
@@ -34,7 +35,7 @@ export class KeepAliveService {
     return { name: pod.name, keepAliveUntil };
   }
 
-  async clear(pod: PodConfig): Promise<KeepAliveBody> {
+  async clear(pod: PodConfig): Promise<KeepAliveResponseDto> {
     await this.write(pod, 'clear', () => this.store.clear(pod.name));
     this.logger.info({ pod: pod.name }, `keep-alive for ${pod.name} cleared`);
     return { name: pod.name, keepAliveUntil: null };
@@ -42,12 +43,9 @@ export class KeepAliveService {
 
   private async write(pod: PodConfig, what: 'set' | 'clear', work: () => Promise<void>): Promise<void> {
     try {
-      await withinTimeout(work(), REDIS_WRITE_TIMEOUT_MS, `keep-alive ${what}`);
+      await withinTimeout(work(), this.config.tuning.redisWriteTimeoutMs, `keep-alive ${what}`);
     } catch (error) {
-      this.logger.warn(
-        { pod: pod.name, err: error instanceof Error ? error.message : String(error) },
-        `keep-alive ${what} failed`,
-      );
+      this.logger.warn({ pod: pod.name, err: errorMessage(error) }, `keep-alive ${what} failed`);
       throw problem(
         503,
         'keep-alive-unavailable',

@@ -1,54 +1,25 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Query,
-  Res,
-} from '@nestjs/common';
-import {
-  ApiBody,
-  ApiHeader,
-  ApiOperation,
-  ApiParam,
-  ApiQuery,
-  ApiResponse,
-  ApiSecurity,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { isPodConfigured, parseKeepAliveMinutes, type PodwardenConfig } from '@podwarden/policies';
+import { isPodConfigured, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
 import { CONFIG, StopService } from '@podwarden/platform';
-import { OperatorGate } from '../auth/operator-token.guard';
+import { Operator } from '../auth/operator.decorator';
+import { ApiProblemResponse } from '../http/api-problem-response.decorator';
 import { problem, ProblemException } from '../http/problem';
-import { parseHistoryLimit } from '../history/history-limit';
+import { HistoryQueryDto } from '../history/history-query.dto';
+import { HistoryDto } from '../history/history.dto';
 import { HistoryService } from '../history/history.service';
-import type { HistoryBody } from '../history/history-view';
-import { KeepAliveService, type KeepAliveBody } from '../keep-alive/keep-alive.service';
-import type { PodStatusBody } from '../status/pod-status-view';
+import { KeepAliveRequestDto } from '../keep-alive/keep-alive-request.dto';
+import { KeepAliveResponseDto } from '../keep-alive/keep-alive-response.dto';
+import { KeepAliveService } from '../keep-alive/keep-alive.service';
+import { PodListDto, PodStatusDto } from '../status/pod-status.dto';
 import { PodStatusService } from '../status/pod-status.service';
-import { stopAnswer, type StopBody } from '../stop/stop-answer';
+import { stopAnswer } from '../stop/stop-answer';
+import { StopResponseDto } from '../stop/stop-response.dto';
 import { requestedBy } from '../wake/requested-by';
-import type { StartBody } from '../wake/start-answer';
+import { StartResponseDto } from '../wake/start-response.dto';
 import { StartWakeService } from '../wake/start-wake.service';
-import { resolvePod } from './resolve-pod';
-import {
-  HISTORY_SCHEMA,
-  KEEP_ALIVE_REQUEST_SCHEMA,
-  KEEP_ALIVE_SCHEMA,
-  POD_LIST_SCHEMA,
-  POD_STATUS_SCHEMA,
-  PROBLEM_SCHEMA,
-  START_SCHEMA,
-  STOP_SCHEMA,
-} from '../docs/api-schemas';
-
-export const OPERATOR_TOKEN_SECURITY = 'operator-token';
+import { ConfiguredPod, PodRoute, UNEXPECTED_ERROR } from './pod-route.decorator';
 
 @ApiTags('pods')
 @Controller('api/pods')
@@ -64,69 +35,51 @@ export class PodsController {
 
   @Get()
   @ApiOperation({ summary: 'Every configured pod with its status summary, in config order' })
-  @ApiResponse({ status: 200, schema: POD_LIST_SCHEMA })
-  async list(): Promise<{ pods: PodStatusBody[] }> {
+  @ApiOkResponse({ type: PodListDto })
+  @ApiProblemResponse(500, UNEXPECTED_ERROR)
+  async list(): Promise<PodListDto> {
     return { pods: await Promise.all(this.config.pods.map((pod) => this.status.read(pod))) };
   }
 
   @Get(':name')
+  @PodRoute()
   @ApiOperation({
     summary: 'Status of the pod on the volume; 200 also when unconfigured or during a RunPod blip',
   })
-  @ApiParam({ name: 'name', description: 'friendly pod name, case-insensitive' })
-  @ApiResponse({ status: 200, schema: POD_STATUS_SCHEMA })
-  @ApiResponse({ status: 404, description: 'unknown pod name', schema: PROBLEM_SCHEMA })
-  get(@Param('name') name: string): Promise<PodStatusBody> {
-    return this.status.read(resolvePod(this.config, name));
+  @ApiOkResponse({ type: PodStatusDto })
+  get(@ConfiguredPod() pod: PodConfig): Promise<PodStatusDto> {
+    return this.status.read(pod);
   }
 
   @Get(':name/history')
+  @PodRoute()
   @ApiOperation({ summary: 'Billable actions and wake attempts, newest first' })
-  @ApiParam({ name: 'name', description: 'friendly pod name, case-insensitive' })
-  @ApiQuery({ name: 'limit', required: false, description: 'entries per list, 1..200 (default 20)' })
-  @ApiResponse({ status: 200, schema: HISTORY_SCHEMA })
-  @ApiResponse({ status: 400, description: 'bad limit', schema: PROBLEM_SCHEMA })
-  @ApiResponse({ status: 404, description: 'unknown pod name', schema: PROBLEM_SCHEMA })
-  @ApiResponse({ status: 503, description: 'history store unreadable', schema: PROBLEM_SCHEMA })
-  historyOf(@Param('name') name: string, @Query('limit') rawLimit?: unknown): Promise<HistoryBody> {
-    const pod = resolvePod(this.config, name);
-    const limit = parseHistoryLimit(rawLimit);
-    if (!limit.ok) throw problem(400, 'bad-limit', 'Bad limit', limit.reason);
-    return this.history.read(pod, limit.limit);
+  @ApiOkResponse({ type: HistoryDto })
+  @ApiProblemResponse(400, 'bad limit')
+  @ApiProblemResponse(503, 'history store unreadable')
+  historyOf(@ConfiguredPod() pod: PodConfig, @Query() query: HistoryQueryDto): Promise<HistoryDto> {
+    return this.history.read(pod, query.limit);
   }
 
   @Post(':name/start')
-  @OperatorGate('operator-or-wake')
-  @ApiSecurity(OPERATOR_TOKEN_SECURITY)
+  @Operator('operator-or-wake', 'the pod is unconfigured, or Redis did not take the wake')
+  @PodRoute()
   @ApiOperation({
     summary: 'Wake the pod: start the stopped one or create a replacement; joins a wake in flight',
   })
-  @ApiParam({ name: 'name', description: 'friendly pod name, case-insensitive' })
   @ApiHeader({
     name: 'X-Requested-By',
     required: false,
     description: 'who asks, recorded in the wake history',
   })
-  @ApiResponse({ status: 200, description: 'AlreadyRunning, Started or Created', schema: START_SCHEMA })
-  @ApiResponse({ status: 202, description: 'Waiting: a wake is in flight, poll GET', schema: START_SCHEMA })
-  @ApiResponse({ status: 401, description: 'missing or wrong token', schema: PROBLEM_SCHEMA })
-  @ApiResponse({ status: 404, description: 'unknown pod name', schema: PROBLEM_SCHEMA })
-  @ApiResponse({
-    status: 409,
-    description: 'Failed: nothing in flight; detail says why',
-    schema: PROBLEM_SCHEMA,
-  })
-  @ApiResponse({
-    status: 503,
-    description: 'unconfigured, gate without token, or Redis down',
-    schema: PROBLEM_SCHEMA,
-  })
+  @ApiResponse({ status: 200, description: 'AlreadyRunning, Started or Created', type: StartResponseDto })
+  @ApiResponse({ status: 202, description: 'Waiting: a wake is in flight, poll GET', type: StartResponseDto })
+  @ApiProblemResponse(409, 'Failed: nothing in flight; detail says why')
   async start(
-    @Param('name') name: string,
+    @ConfiguredPod() pod: PodConfig,
     @Headers('x-requested-by') requester: string | undefined,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<StartBody> {
-    const pod = resolvePod(this.config, name);
+  ): Promise<StartResponseDto> {
     if (!isPodConfigured(this.config, pod)) {
       throw problem(
         503,
@@ -143,79 +96,40 @@ export class PodsController {
   }
 
   @Post(':name/stop')
-  @OperatorGate('operator')
-  @ApiSecurity(OPERATOR_TOKEN_SECURITY)
+  @HttpCode(200)
+  @Operator('operator', 'the pod is unconfigured, or the volume lookup was unreadable')
+  @PodRoute('unknown pod name, or no pod on the volume')
   @ApiOperation({ summary: 'Stop every pod on the volume (a stale pod and its replacement may both bill)' })
-  @ApiParam({ name: 'name', description: 'friendly pod name, case-insensitive' })
-  @ApiResponse({
-    status: 200,
-    description: 'ok is the conjunction of the per-pod results',
-    schema: STOP_SCHEMA,
-  })
-  @ApiResponse({ status: 401, description: 'missing or wrong token', schema: PROBLEM_SCHEMA })
-  @ApiResponse({
-    status: 404,
-    description: 'unknown pod name, or no pod on the volume',
-    schema: PROBLEM_SCHEMA,
-  })
-  @ApiResponse({
-    status: 503,
-    description: 'unconfigured, or volume lookup unreadable',
-    schema: PROBLEM_SCHEMA,
-  })
-  async stop(@Param('name') name: string, @Res({ passthrough: true }) response: Response): Promise<StopBody> {
-    const pod = resolvePod(this.config, name);
+  @ApiOkResponse({ description: 'ok is the conjunction of the per-pod results', type: StopResponseDto })
+  async stop(@ConfiguredPod() pod: PodConfig): Promise<StopResponseDto> {
     const stopped = await this.status.changing(pod, () => this.stops.stopVolume(pod, 'manual'));
     const answer = stopAnswer(pod.name, stopped);
     if (answer.kind === 'problem') throw answer.error;
-    response.status(200);
     return answer.body;
   }
 
   @Post(':name/keepalive')
   @HttpCode(200)
-  @OperatorGate('operator-or-wake')
-  @ApiSecurity(OPERATOR_TOKEN_SECURITY)
+  @Operator('operator-or-wake', 'Redis did not take it')
+  @PodRoute()
   @ApiOperation({
     summary: 'Hold off the idle stop for some minutes from now; boot grace and the runtime cap still apply',
   })
-  @ApiParam({ name: 'name', description: 'friendly pod name, case-insensitive' })
-  @ApiBody({ schema: KEEP_ALIVE_REQUEST_SCHEMA })
-  @ApiResponse({ status: 200, description: 'the keep-alive now in force', schema: KEEP_ALIVE_SCHEMA })
-  @ApiResponse({ status: 400, description: 'bad minutes', schema: PROBLEM_SCHEMA })
-  @ApiResponse({ status: 401, description: 'missing or wrong token', schema: PROBLEM_SCHEMA })
-  @ApiResponse({ status: 404, description: 'unknown pod name', schema: PROBLEM_SCHEMA })
-  @ApiResponse({
-    status: 503,
-    description: 'gate without token, or Redis did not take it',
-    schema: PROBLEM_SCHEMA,
-  })
-  async keepAlive(@Param('name') name: string, @Body() body: unknown): Promise<KeepAliveBody> {
-    const pod = resolvePod(this.config, name);
-    const minutes = parseKeepAliveMinutes(isObject(body) ? body.minutes : undefined);
-    if (!minutes.ok) throw problem(400, 'bad-minutes', 'Bad minutes', minutes.reason, { name: pod.name });
-    return this.status.changing(pod, () => this.keepAlives.keepAlive(pod, minutes.minutes));
+  @ApiOkResponse({ description: 'the keep-alive now in force', type: KeepAliveResponseDto })
+  @ApiProblemResponse(400, 'bad minutes')
+  keepAlive(
+    @ConfiguredPod() pod: PodConfig,
+    @Body() body: KeepAliveRequestDto,
+  ): Promise<KeepAliveResponseDto> {
+    return this.status.changing(pod, () => this.keepAlives.keepAlive(pod, body.minutes));
   }
 
   @Delete(':name/keepalive')
-  @OperatorGate('operator-or-wake')
-  @ApiSecurity(OPERATOR_TOKEN_SECURITY)
+  @Operator('operator-or-wake', 'Redis did not take it')
+  @PodRoute()
   @ApiOperation({ summary: 'Clear the keep-alive: the idle stop applies again' })
-  @ApiParam({ name: 'name', description: 'friendly pod name, case-insensitive' })
-  @ApiResponse({ status: 200, description: 'keepAliveUntil is null', schema: KEEP_ALIVE_SCHEMA })
-  @ApiResponse({ status: 401, description: 'missing or wrong token', schema: PROBLEM_SCHEMA })
-  @ApiResponse({ status: 404, description: 'unknown pod name', schema: PROBLEM_SCHEMA })
-  @ApiResponse({
-    status: 503,
-    description: 'gate without token, or Redis did not take it',
-    schema: PROBLEM_SCHEMA,
-  })
-  async clearKeepAlive(@Param('name') name: string): Promise<KeepAliveBody> {
-    const pod = resolvePod(this.config, name);
+  @ApiOkResponse({ description: 'keepAliveUntil is null', type: KeepAliveResponseDto })
+  clearKeepAlive(@ConfiguredPod() pod: PodConfig): Promise<KeepAliveResponseDto> {
     return this.status.changing(pod, () => this.keepAlives.clear(pod));
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

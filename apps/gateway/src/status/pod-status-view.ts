@@ -11,10 +11,8 @@ import {
   type PodwardenConfig,
 } from '@podwarden/policies';
 import type { WakeCompletedRecord, WakeProgress } from '@podwarden/platform';
-
-/** v2 status upper-cased, or UNKNOWN whenever no pod could be read (lookup says why). */
-export type StatusWord =
-  'PROVISIONING' | 'STARTING' | 'RUNNING' | 'EXITED' | 'ERROR' | 'TERMINATED' | 'UNKNOWN';
+import type { LastWakeDto } from './last-wake.dto';
+import type { PodStatusDto, StatusWord } from './pod-status.dto';
 
 /** What the control plane said about the volume for one GET. */
 export type VolumeReading =
@@ -28,19 +26,6 @@ export interface VolumePodReading {
   readonly observation: PodObservation;
 }
 
-/** The newest completed wake as GET serves it. */
-export interface LastWakeView {
-  readonly attemptId: string;
-  readonly requestedAt: string;
-  readonly completedAt: string;
-  readonly outcome: WakeCompletedRecord['outcome'];
-  readonly wakeOutcome: string;
-  readonly reason: string;
-  readonly podId: string | null;
-  readonly gpuId: string | null;
-  readonly pricePerHour: number | null;
-}
-
 /** What Redis said for one GET; null fields when Redis could not be read. */
 export interface RecordsReading {
   readonly idle: IdleState | null;
@@ -48,26 +33,6 @@ export interface RecordsReading {
   readonly lastWake: WakeCompletedRecord | null;
   /** The keep-alive deadline in epoch milliseconds; null when none is set (or Redis could not be read). */
   readonly keepAlive: number | null;
-}
-
-/** GET /api/pods/{name} (CONTRACT.md "GET response", plus idleStopAt, runtimeCapAt and keepAliveUntil). */
-export interface PodStatusBody {
-  readonly name: string;
-  readonly configured: boolean;
-  readonly status: StatusWord;
-  readonly isRunning: boolean;
-  readonly podId: string | null;
-  readonly proxyUrl: string | null;
-  readonly podsOnVolume: number;
-  readonly datacenter: string;
-  readonly lookup: LookupWord;
-  readonly readySince: string | null;
-  readonly wake: WakeProgress | null;
-  readonly lastWake: LastWakeView | null;
-  readonly idleStopAt: string | null;
-  readonly runtimeCapAt: string | null;
-  /** Until when the idle stop is held off (boot grace and the runtime cap still apply); null when not set. */
-  readonly keepAliveUntil: string | null;
 }
 
 const LOOKUP_WORDS: Readonly<Record<VolumeReading['kind'], LookupWord>> = {
@@ -86,7 +51,7 @@ function isoOrNull(epochMs: number | null): string | null {
   return epochMs === null ? null : new Date(epochMs).toISOString();
 }
 
-export function lastWakeView(record: WakeCompletedRecord | null): LastWakeView | null {
+export function lastWakeView(record: WakeCompletedRecord | null): LastWakeDto | null {
   if (record === null) return null;
   return {
     attemptId: record.attemptId,
@@ -111,7 +76,7 @@ export function podStatusBody(
   pod: PodConfig,
   volume: VolumeReading,
   records: RecordsReading,
-): PodStatusBody {
+): PodStatusDto {
   const pods = volume.kind === 'found' ? volume.pods : [];
   const ranked = rankPods(pods);
   const observation = ranked?.observation;

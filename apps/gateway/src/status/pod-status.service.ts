@@ -14,15 +14,9 @@ import {
   errorMessage,
 } from '@podwarden/platform';
 import { SingleFlight } from './single-flight';
-import { STATUS_GATHER_MS } from './status-gather.constant';
-import {
-  podStatusBody,
-  type PodStatusBody,
-  type RecordsReading,
-  type VolumeReading,
-} from './pod-status-view';
-
-const REDIS_READ_TIMEOUT_MS = 1_500;
+import { STATUS_GATHER, type Gather } from './status-gather.constant';
+import type { PodStatusDto } from './pod-status.dto';
+import { podStatusBody, type RecordsReading, type VolumeReading } from './pod-status-view';
 
 /**
  * GET /api/pods/{name}: one volume list and one observe per pod on the volume,
@@ -33,7 +27,7 @@ const REDIS_READ_TIMEOUT_MS = 1_500;
  */
 @Injectable()
 export class PodStatusService {
-  private readonly flights: SingleFlight<PodStatusBody>;
+  private readonly flights: SingleFlight<PodStatusDto>;
 
   constructor(
     @Inject(CONFIG) private readonly config: PodwardenConfig,
@@ -43,12 +37,12 @@ export class PodStatusService {
     private readonly progress: WakeProgressStore,
     private readonly history: WakeHistory,
     private readonly keepAlives: KeepAliveStore,
-    @Inject(STATUS_GATHER_MS) gatherMs: number,
+    @Inject(STATUS_GATHER) gather: Gather,
   ) {
-    this.flights = new SingleFlight<PodStatusBody>(gatherMs);
+    this.flights = new SingleFlight<PodStatusDto>(gather);
   }
 
-  read(pod: PodConfig): Promise<PodStatusBody> {
+  read(pod: PodConfig): Promise<PodStatusDto> {
     return this.flights.run(pod.name.toLowerCase(), () => this.readNow(pod));
   }
 
@@ -71,7 +65,7 @@ export class PodStatusService {
     }
   }
 
-  private async readNow(pod: PodConfig): Promise<PodStatusBody> {
+  private async readNow(pod: PodConfig): Promise<PodStatusDto> {
     const [volume, records] = await Promise.all([this.readVolume(pod), this.readRecords(pod)]);
     return podStatusBody(this.config, pod, volume, records);
   }
@@ -116,7 +110,7 @@ export class PodStatusService {
     read: () => Promise<T | null>,
   ): Promise<T | null> {
     try {
-      return await withinTimeout(read(), REDIS_READ_TIMEOUT_MS, what);
+      return await withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, what);
     } catch (error) {
       this.logger.warn(
         { pod: pod.name, err: errorMessage(error) },

@@ -1,15 +1,18 @@
 import { INITIAL_IDLE_STATE } from '@podwarden/policies';
 import { EMPTY_IDLE_RECORD, IdleStateStore, WakeHistory, WakeProgressStore } from '@podwarden/platform';
-import { listedPod } from '../testing/fake-runpod-client';
-import { leakedSecrets, startGateway, type GatewayHarness } from '../testing/gateway-harness';
+import { OUR_VOLUME, type FakePod } from '@podwarden/testing';
+import { OPERATOR, deferred, startGateway, until, type GatewayHarness } from '../testing/gateway-harness';
+import { leakedSecrets } from '../testing/secret-scan';
+import { PodStatusService } from './pod-status.service';
 
-const running = (podId: string, gpuCount = 1) => ({
-  kind: 'found' as const,
-  podId,
-  status: 'Running' as const,
-  gpuCount,
-});
-const exited = (podId: string) => ({ kind: 'found' as const, podId, status: 'Exited' as const, gpuCount: 0 });
+type PodOnVolume = Partial<Omit<FakePod, 'id'>>;
+
+/** A pod mounting the configured volume, RUNNING with a GPU unless told otherwise. */
+function onVolume(gw: GatewayHarness, id: string, changes: PodOnVolume = {}): void {
+  gw.fake.setPod(id, { volumeId: OUR_VOLUME, ...changes });
+}
+
+const EXITED: PodOnVolume = { listedStatus: 'EXITED', observation: 'Exited' };
 
 describe('GET /api/pods/{name}', () => {
   let gw: GatewayHarness;
@@ -23,10 +26,8 @@ describe('GET /api/pods/{name}', () => {
   beforeEach(() => gw.fake.reset());
 
   it('reports the serving pod even when a stale EXITED pod is listed first', async () => {
-    gw.fake.script([
-      { listed: listedPod('stale', 'vol-qwen', 'EXITED'), observation: exited('stale') },
-      { listed: listedPod('fresh', 'vol-qwen', 'RUNNING'), observation: running('fresh') },
-    ]);
+    onVolume(gw, 'stale', EXITED);
+    onVolume(gw, 'fresh');
     const answer = await gw.request('GET', '/api/pods/qwen');
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
@@ -49,35 +50,28 @@ describe('GET /api/pods/{name}', () => {
   });
 
   it.each([
-    ['RUNNING with no GPU attached does not serve', running('p1', 0), 'RUNNING', false],
-    ['RUNNING with a GPU serves', running('p1', 1), 'RUNNING', true],
-    ['EXITED', exited('p1'), 'EXITED', false],
-    [
-      'STARTING',
-      { kind: 'found' as const, podId: 'p1', status: 'Starting' as const, gpuCount: 0 },
-      'STARTING',
-      false,
-    ],
-    [
-      'an unreadable observe is UNKNOWN',
-      { kind: 'unreadable' as const, podId: 'p1', reason: 'blip' },
-      'UNKNOWN',
-      false,
-    ],
-  ])('status word: %s', async (_rule, observation, status, isRunning) => {
-    gw.fake.script([{ listed: listedPod('p1', 'vol-qwen', 'RUNNING'), observation }]);
-    const answer = await gw.request('GET', '/api/pods/qwen');
-    expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({
-      status,
-      isRunning,
-      podId: 'p1',
-      proxyUrl: 'https://p1-8000.proxy.runpod.net',
-    });
-  });
+    ['RUNNING with no GPU attached does not serve', { gpuCount: 0 }, 'RUNNING', false],
+    ['RUNNING with a GPU serves', { gpuCount: 1 }, 'RUNNING', true],
+    ['EXITED', { observation: 'Exited' }, 'EXITED', false],
+    ['STARTING', { observation: 'Starting', gpuCount: 0 }, 'STARTING', false],
+    ['an unreadable observe is UNKNOWN', { observation: 'unreadable' }, 'UNKNOWN', false],
+  ] as Array<[string, PodOnVolume, string, boolean]>)(
+    'status word: %s',
+    async (_rule, pod, status, isRunning) => {
+      onVolume(gw, 'p1', pod);
+      const answer = await gw.request('GET', '/api/pods/qwen');
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({
+        status,
+        isRunning,
+        podId: 'p1',
+        proxyUrl: 'https://p1-8000.proxy.runpod.net',
+      });
+    },
+  );
 
   it('no pod on the volume is lookup NOT_FOUND with status UNKNOWN and no pod named', async () => {
-    gw.fake.script([{ listed: listedPod('other', 'vol-other', 'RUNNING'), observation: running('other') }]);
+    gw.fake.setPod('other', { volumeId: 'vol-other' });
     const answer = await gw.request('GET', '/api/pods/qwen');
     expect(answer.body).toMatchObject({
       lookup: 'NOT_FOUND',
@@ -86,11 +80,11 @@ describe('GET /api/pods/{name}', () => {
       proxyUrl: null,
       podsOnVolume: 0,
     });
-    expect(gw.fake.count('observePod')).toBe(0);
+    expect(gw.fake.count('observe')).toBe(0);
   });
 
   it('a RunPod blip (unreadable list) is 200 with lookup UNREADABLE, never a 5xx', async () => {
-    gw.fake.list = { kind: 'unreadable', reason: 'http 502' };
+    gw.fake.listFails('http 502');
     const answer = await gw.request('GET', '/api/pods/qwen');
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
@@ -123,30 +117,34 @@ describe('GET /api/pods/{name}', () => {
   });
 
   it('20 concurrent GETs share one volume list and one observe per pod', async () => {
-    gw.fake.script([
-      { listed: listedPod('a', 'vol-qwen', 'EXITED'), observation: exited('a') },
-      { listed: listedPod('b', 'vol-qwen', 'RUNNING'), observation: running('b') },
-    ]);
-    gw.fake.readDelayMs = 100;
-    const answers = await Promise.all(Array.from({ length: 20 }, () => gw.request('GET', '/api/pods/qwen')));
-    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
-    expect(answers.every((a) => a.body.podId === 'b')).toBe(true);
-    expect(gw.fake.count('listPods')).toBe(1);
-    expect(gw.fake.calls.filter((c) => c.method === 'observePod')).toEqual([
-      { method: 'observePod', podId: 'a' },
-      { method: 'observePod', podId: 'b' },
-    ]);
+    onVolume(gw, 'a', EXITED);
+    onVolume(gw, 'b');
+    // The list is held until every GET has asked for the status: all 20 overlap one read, whatever the load.
+    const held = deferred();
+    gw.fake.holdNextList = held.promise;
+    const reads = jest.spyOn(gw.app.get(PodStatusService), 'read');
+    try {
+      const pending = Promise.all(Array.from({ length: 20 }, () => gw.request('GET', '/api/pods/qwen')));
+      await until(() => reads.mock.calls.length === 20, '20 status reads');
+      held.release();
+      const answers = await pending;
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+      expect(answers.map((a) => a.body.podId)).toEqual(Array(20).fill('b'));
+      expect(gw.fake.calls).toEqual(['list', 'observe a', 'observe b']);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('a GET after the shared read settles reads again (nothing is cached)', async () => {
-    gw.fake.script([{ listed: listedPod('b', 'vol-qwen', 'RUNNING'), observation: running('b') }]);
+    onVolume(gw, 'b');
     await gw.request('GET', '/api/pods/qwen');
     await gw.request('GET', '/api/pods/qwen');
-    expect(gw.fake.count('listPods')).toBe(2);
+    expect(gw.fake.count('list')).toBe(2);
   });
 
   it('serves readiness, idle deadlines, wake progress and the last wake from Redis', async () => {
-    gw.fake.script([{ listed: listedPod('b', 'vol-qwen', 'RUNNING'), observation: running('b') }]);
+    onVolume(gw, 'b');
     const readySince = Date.parse('2026-09-11T08:55:22Z');
     await gw.app.get(IdleStateStore).save('qwen', {
       ...EMPTY_IDLE_RECORD,
@@ -212,8 +210,18 @@ describe('GET /api/pods/{name}', () => {
     });
   });
 
-  it('never leaks a secret in a response body or a log line', () => {
-    expect(leakedSecrets(gw)).toEqual([]);
+  it('never leaks a secret in the answers and log lines it produces', async () => {
+    const produced = await gw.produced(async () => {
+      onVolume(gw, 'b');
+      await gw.request('GET', '/api/pods/qwen', OPERATOR);
+      await gw.request('GET', '/api/pods', OPERATOR);
+      await gw.request('GET', '/api/pods/llama', OPERATOR);
+      // A client that throws is logged at Warning with its error.
+      gw.fake.listThrows = true;
+      await gw.request('GET', '/api/pods/qwen', OPERATOR);
+    });
+    expect(produced.answers.map((answer) => answer.status)).toEqual([200, 200, 404, 200]);
+    expect(leakedSecrets(produced)).toEqual([]);
   });
 });
 
@@ -235,7 +243,7 @@ describe('GET /api/pods/{name} when Redis cannot be read', () => {
   });
 
   it('answers 200 with the Redis-backed fields null and logs a warning', async () => {
-    gw.fake.script([{ listed: listedPod('b', 'vol-qwen', 'RUNNING'), observation: running('b') }]);
+    onVolume(gw, 'b');
     const answer = await gw.request('GET', '/api/pods/qwen');
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
@@ -247,7 +255,9 @@ describe('GET /api/pods/{name} when Redis cannot be read', () => {
       idleStopAt: null,
       runtimeCapAt: null,
     });
-    expect(gw.logs.some((line) => line.includes('"level":40') && line.includes('unreadable'))).toBe(true);
+    expect(gw.logs.messages('warn')).toEqual(
+      expect.arrayContaining(['pod status: idle state unreadable; reporting null']),
+    );
   });
 });
 
@@ -294,10 +304,8 @@ describe('GET /api/pods', () => {
   });
 
   it('lists every configured pod with its GET summary, in config order', async () => {
-    gw.fake.script([
-      { listed: listedPod('pa', 'vol-alpha', 'RUNNING'), observation: running('pa') },
-      { listed: listedPod('pb', 'vol-beta', 'EXITED'), observation: exited('pb') },
-    ]);
+    gw.fake.setPod('pa', { volumeId: 'vol-alpha' });
+    gw.fake.setPod('pb', { volumeId: 'vol-beta', ...EXITED });
     const answer = await gw.request('GET', '/api/pods');
     expect(answer.status).toBe(200);
     const pods = answer.body.pods as Array<Record<string, unknown>>;
@@ -310,30 +318,54 @@ describe('GET /api/pods', () => {
 
 describe('GET burst gathering', () => {
   let gw: GatewayHarness;
+  // The gather is the spec's to end: a GET "arriving during the window" is one sent before the release.
+  let gathering: Promise<void> = Promise.resolve();
+  let gathers = 0;
   beforeAll(async () => {
-    gw = await startGateway('status-burst', { statusGatherMs: 150 });
+    gw = await startGateway('status-burst', {
+      statusGather: () => {
+        gathers += 1;
+        return gathering;
+      },
+    });
   });
   afterAll(async () => {
     await gw.close();
   });
-  beforeEach(() => gw.fake.reset());
+  beforeEach(() => {
+    gw.fake.reset();
+    gathers = 0;
+  });
 
-  it('GETs of one burst arriving some milliseconds apart share one read', async () => {
-    gw.fake.script([{ listed: listedPod('b', 'vol-qwen', 'RUNNING'), observation: running('b') }]);
-    const answers: Array<Promise<unknown>> = [];
-    for (let i = 0; i < 5; i += 1) {
-      answers.push(gw.request('GET', '/api/pods/qwen'));
-      await new Promise((resolve) => setTimeout(resolve, 10));
+  it('GETs arriving one after another while the first one gathers share its read', async () => {
+    onVolume(gw, 'b');
+    const gate = deferred();
+    gathering = gate.promise;
+    const reads = jest.spyOn(gw.app.get(PodStatusService), 'read');
+    try {
+      const answers: Array<Promise<unknown>> = [];
+      for (let sent = 1; sent <= 5; sent += 1) {
+        answers.push(gw.request('GET', '/api/pods/qwen'));
+        await until(() => reads.mock.calls.length === sent, `GET ${sent} asking for the status`);
+      }
+      expect(gw.fake.calls).toEqual([]);
+      gate.release();
+      await Promise.all(answers);
+      expect(gathers).toBe(1);
+      expect(gw.fake.calls).toEqual(['list', 'observe b']);
+    } finally {
+      reads.mockRestore();
+      gathering = Promise.resolve();
     }
-    await Promise.all(answers);
-    expect(gw.fake.count('listPods')).toBe(1);
-    expect(gw.fake.count('observePod')).toBe(1);
   });
 
   it('nothing is reused once the read settled: a change made after it is seen by the next GET', async () => {
-    await gw.request('GET', '/api/pods/qwen');
-    gw.fake.script([{ listed: listedPod('new', 'vol-qwen', 'RUNNING'), observation: running('new') }]);
+    onVolume(gw, 'old');
+    expect((await gw.request('GET', '/api/pods/qwen')).body).toMatchObject({ podId: 'old' });
+    gw.fake.removePod('old');
+    onVolume(gw, 'new');
     const answer = await gw.request('GET', '/api/pods/qwen');
     expect(answer.body).toMatchObject({ podId: 'new', lookup: 'FOUND' });
+    expect(gathers).toBe(2);
   });
 });

@@ -37,7 +37,7 @@ describe(SingleFlight.name, () => {
 
   it('a new read gathers first: callers arriving during the gather window join it', async () => {
     const gate = controllable<void>();
-    const sut = new SingleFlight<number>(50, () => gate.promise);
+    const sut = new SingleFlight<number>(() => gate.promise);
     let reads = 0;
     const work = async () => ++reads;
     const first = sut.run('a', work);
@@ -51,7 +51,7 @@ describe(SingleFlight.name, () => {
 
   it('a caller arriving after a stop during the gather window does not join the earlier read', async () => {
     const gate = controllable<void>();
-    const sut = new SingleFlight<string>(50, () => gate.promise);
+    const sut = new SingleFlight<string>(() => gate.promise);
     const before = sut.run('a', async () => 'before');
     sut.invalidate('a');
     const after = sut.run('a', async () => 'after');
@@ -95,12 +95,25 @@ describe(SingleFlight.name, () => {
     expect([await first, await second]).toEqual(['fresh', 'fresh']);
   });
 
-  it('a failed read is shared as a failure and not kept', async () => {
+  it('a failed read is shared as a failure (one read, every caller gets its error) and not kept', async () => {
     const sut = new SingleFlight<number>();
     const read = controllable<number>();
-    const both = Promise.allSettled([sut.run('a', () => read.promise), sut.run('a', () => read.promise)]);
-    read.reject(new Error('blip'));
-    expect((await both).map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    let reads = 0;
+    const work = () => {
+      reads += 1;
+      return read.promise;
+    };
+    const callers = Promise.allSettled([sut.run('a', work), sut.run('a', work), sut.run('a', work)]);
+    const blip = new Error('blip');
+    read.reject(blip);
+    const settled = await callers;
+    expect(reads).toBe(1);
+    expect(settled).toEqual([
+      { status: 'rejected', reason: blip },
+      { status: 'rejected', reason: blip },
+      { status: 'rejected', reason: blip },
+    ]);
+    expect(settled.every((result) => result.status === 'rejected' && result.reason === blip)).toBe(true);
     expect(await sut.run('a', async () => 1)).toBe(1);
   });
 });

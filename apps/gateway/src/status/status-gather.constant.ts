@@ -1,7 +1,14 @@
 /**
- * How long the first GET of a burst waits before reading RunPod, so callers
- * arriving a few milliseconds apart share one read. Injectable so specs can
- * set it (0 there unless a spec is about the window itself).
+ * What the first GET of a burst awaits before reading RunPod, so callers
+ * arriving a few milliseconds apart share one read. Injectable: specs gather
+ * for nothing, or until they release it.
  */
-export const STATUS_GATHER_MS = Symbol('STATUS_GATHER_MS');
+export const STATUS_GATHER = Symbol('STATUS_GATHER');
+
+export type Gather = () => Promise<void>;
+
 export const DEFAULT_STATUS_GATHER_MS = 100;
+
+export function gatherFor(ms: number): Gather {
+  return () => new Promise((resolve) => setTimeout(resolve, ms));
+}

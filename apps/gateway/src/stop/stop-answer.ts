@@ -1,15 +1,9 @@
 import type { VolumeStopResult } from '@podwarden/platform';
 import { problem, type ProblemException } from '../http/problem';
-
-/** 200 body of POST …/stop: ok is the conjunction of the per-pod results. */
-export interface StopBody {
-  readonly name: string;
-  readonly ok: boolean;
-  readonly pods: ReadonlyArray<{ readonly podId: string; readonly ok: boolean }>;
-}
+import type { StopResponseDto } from './stop-response.dto';
 
 export type StopAnswer =
-  | { readonly kind: 'answer'; readonly body: StopBody }
+  | { readonly kind: 'answer'; readonly body: StopResponseDto }
   | { readonly kind: 'problem'; readonly error: ProblemException };
 
 /** A refused stop is still 200 (see the per-pod ok); only "nothing could be tried" is an error. */

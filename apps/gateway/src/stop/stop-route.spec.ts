@@ -1,13 +1,7 @@
 import { ActionLog } from '@podwarden/platform';
-import { listedPod } from '../testing/fake-runpod-client';
-import { OPERATOR, leakedSecrets, startGateway, type GatewayHarness } from '../testing/gateway-harness';
-
-const running = (podId: string) => ({
-  kind: 'found' as const,
-  podId,
-  status: 'Running' as const,
-  gpuCount: 1,
-});
+import { OUR_VOLUME } from '@podwarden/testing';
+import { OPERATOR, deferred, startGateway, until, type GatewayHarness } from '../testing/gateway-harness';
+import { leakedSecrets } from '../testing/secret-scan';
 
 describe('POST /api/pods/{name}/stop', () => {
   let gw: GatewayHarness;
@@ -19,15 +13,13 @@ describe('POST /api/pods/{name}/stop', () => {
   });
   beforeEach(() => gw.fake.reset());
 
-  const stopCalls = () =>
-    gw.fake.calls.filter((c) => c.method === 'stopPod').map((c) => ('podId' in c ? c.podId : ''));
+  const onVolume = (id: string, listedStatus = 'RUNNING') =>
+    gw.fake.setPod(id, { volumeId: OUR_VOLUME, listedStatus });
 
   it('stops every pod on the volume (a stale pod and its replacement may both bill)', async () => {
-    gw.fake.script([
-      { listed: listedPod('stale', 'vol-qwen', 'RUNNING'), observation: running('stale') },
-      { listed: listedPod('fresh', 'vol-qwen', 'RUNNING'), observation: running('fresh') },
-      { listed: listedPod('elsewhere', 'vol-other', 'RUNNING'), observation: running('elsewhere') },
-    ]);
+    onVolume('stale');
+    onVolume('fresh');
+    gw.fake.setPod('elsewhere', { volumeId: 'vol-other' });
     const answer = await gw.request('POST', '/api/pods/qwen/stop', OPERATOR);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
@@ -38,14 +30,12 @@ describe('POST /api/pods/{name}/stop', () => {
         { podId: 'fresh', ok: true },
       ],
     });
-    expect(stopCalls()).toEqual(['stale', 'fresh']);
+    expect(gw.fake.billableCalls).toEqual(['stop stale', 'stop fresh']);
   });
 
   it('a pod already EXITED is reported ok without a call', async () => {
-    gw.fake.script([
-      { listed: listedPod('down', 'vol-qwen', 'EXITED'), observation: running('down') },
-      { listed: listedPod('up', 'vol-qwen', 'RUNNING'), observation: running('up') },
-    ]);
+    onVolume('down', 'EXITED');
+    onVolume('up');
     const answer = await gw.request('POST', '/api/pods/QWEN/stop', OPERATOR);
     expect(answer.body).toEqual({
       name: 'qwen',
@@ -55,15 +45,12 @@ describe('POST /api/pods/{name}/stop', () => {
         { podId: 'up', ok: true },
       ],
     });
-    expect(stopCalls()).toEqual(['up']);
+    expect(gw.fake.billableCalls).toEqual(['stop up']);
   });
 
   it('a refused stop is still 200, with ok false for that pod and overall', async () => {
-    gw.fake.script([
-      { listed: listedPod('a', 'vol-qwen', 'RUNNING'), observation: running('a') },
-      { listed: listedPod('b', 'vol-qwen', 'RUNNING'), observation: running('b') },
-    ]);
-    gw.fake.stopResults.set('b', { ok: false, httpStatus: 500, detail: 'internal error' });
+    onVolume('a');
+    gw.fake.setPod('b', { volumeId: OUR_VOLUME, stop: 'refused' });
     const answer = await gw.request('POST', '/api/pods/qwen/stop', OPERATOR);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
@@ -74,51 +61,60 @@ describe('POST /api/pods/{name}/stop', () => {
         { podId: 'b', ok: false },
       ],
     });
+    expect(gw.fake.billableCalls).toEqual(['stop a', 'stop b']);
   });
 
   it('records every stop it issued in the action log with trigger manual', async () => {
-    gw.fake.script([{ listed: listedPod('rec', 'vol-qwen', 'RUNNING'), observation: running('rec') }]);
+    onVolume('rec');
     await gw.request('POST', '/api/pods/qwen/stop', OPERATOR);
     const [newest] = await gw.app.get(ActionLog).recent('qwen', 1);
     expect(newest).toMatchObject({ action: 'Stop', podId: 'rec', trigger: 'manual', ok: true });
   });
 
   it('an unreadable volume lookup is 503 and stops nothing', async () => {
-    gw.fake.list = { kind: 'unreadable', reason: 'http 502' };
+    onVolume('kept');
+    gw.fake.listFails('http 502');
     const answer = await gw.request('POST', '/api/pods/qwen/stop', OPERATOR);
     expect(answer.status).toBe(503);
     expect(answer.contentType).toContain('application/problem+json');
     expect(answer.body).toMatchObject({ status: 503, title: 'Volume lookup unreadable' });
-    expect(stopCalls()).toEqual([]);
+    expect(gw.fake.calls).toEqual(['list']);
   });
 
   it('no pod on the volume is a 404 problem', async () => {
-    gw.fake.script([{ listed: listedPod('x', 'vol-other', 'RUNNING'), observation: running('x') }]);
+    gw.fake.setPod('x', { volumeId: 'vol-other' });
     const answer = await gw.request('POST', '/api/pods/qwen/stop', OPERATOR);
     expect(answer.status).toBe(404);
     expect(answer.body).toMatchObject({ status: 404, title: 'No pod on the volume' });
-    expect(stopCalls()).toEqual([]);
+    expect(gw.fake.calls).toEqual(['list']);
   });
 
   it('a stop makes the next GET read afresh instead of joining a read that began before it', async () => {
-    gw.fake.script([{ listed: listedPod('g', 'vol-qwen', 'RUNNING'), observation: running('g') }]);
-    let releaseFirstList: () => void = () => undefined;
-    gw.fake.holdNextList = new Promise<void>((resolve) => {
-      releaseFirstList = resolve;
-    });
+    onVolume('g');
+    const firstList = deferred();
+    gw.fake.holdNextList = firstList.promise;
     const before = gw.request('GET', '/api/pods/qwen');
-    while (gw.fake.count('listPods') < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => gw.fake.count('list') === 1, 'the held GET to list');
     expect((await gw.request('POST', '/api/pods/qwen/stop', OPERATOR)).status).toBe(200);
     const after = await gw.request('GET', '/api/pods/qwen');
     expect(after.status).toBe(200);
     // One list for the held GET, one for the stop, one for the GET after the stop.
-    expect(gw.fake.count('listPods')).toBe(3);
-    releaseFirstList();
+    expect(gw.fake.count('list')).toBe(3);
+    firstList.release();
     expect((await before).status).toBe(200);
   });
 
-  it('never leaks a secret in a response body or a log line', () => {
-    expect(leakedSecrets(gw)).toEqual([]);
+  it('never leaks a secret in the answers and log lines it produces', async () => {
+    const produced = await gw.produced(async () => {
+      onVolume('a');
+      gw.fake.setPod('b', { volumeId: OUR_VOLUME, stop: 'refused' });
+      await gw.request('POST', '/api/pods/qwen/stop', OPERATOR);
+      gw.fake.listFails('http 502');
+      await gw.request('POST', '/api/pods/qwen/stop', OPERATOR);
+      await gw.request('POST', '/api/pods/qwen/stop', { 'X-Rig-Operator-Token': 'wrong' });
+    });
+    expect(produced.answers.map((answer) => answer.status)).toEqual([200, 503, 401]);
+    expect(leakedSecrets(produced)).toEqual([]);
   });
 });
 

@@ -1,21 +1,10 @@
 import { httpStatusForWake } from '@podwarden/policies';
 import type { WakeJobResult } from '@podwarden/platform';
-import type { ProblemBody } from '../http/problem';
-
-/** The 200/202 body of POST /api/pods/{name}/start (CONTRACT.md "Start response"). */
-export interface StartBody {
-  readonly name: string;
-  readonly outcome: 'AlreadyRunning' | 'Started' | 'Created' | 'Waiting';
-  readonly attemptId: string;
-  readonly podId: string | null;
-  readonly gpuId: string | null;
-  readonly pricePerHour: number | null;
-  readonly proxyUrl: string | null;
-  readonly message: string;
-}
+import { problemBody, type ProblemBody } from '../http/problem';
+import type { StartResponseDto } from './start-response.dto';
 
 export type StartAnswer =
-  | { readonly kind: 'answer'; readonly status: 200 | 202; readonly body: StartBody }
+  | { readonly kind: 'answer'; readonly status: 200 | 202; readonly body: StartResponseDto }
   | { readonly kind: 'problem'; readonly problem: ProblemBody };
 
 /** Failed means nothing is in flight: a 409 whose detail says why (the waker names excluded GPUs there). */
@@ -27,16 +16,12 @@ function failedProblem(
 ): StartAnswer {
   return {
     kind: 'problem',
-    problem: {
-      type: 'urn:podwarden:problem:wake-failed',
-      title: 'Wake failed',
-      status: 409,
-      detail,
+    problem: problemBody(409, 'wake-failed', 'Wake failed', detail, {
       name,
       outcome: 'Failed',
       attemptId,
       ...extra,
-    },
+    }),
   };
 }
 

@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Job } from 'bullmq';
+import { InjectQueue } from '@nestjs/bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
 import {
   CONFIG,
   LOGGER,
   WAKE_JOB,
+  WAKE_QUEUE,
   WakeGate,
   WakeProgressStore,
   wakeDeduplicationId,
@@ -22,10 +24,7 @@ import {
   answerWhileInFlight,
   type StartAnswer,
 } from './start-answer';
-import { WakeQueue } from './wake-queue';
-
-const ENQUEUE_TIMEOUT_MS = 5_000;
-const REDIS_READ_TIMEOUT_MS = 1_500;
+import { WakeQueueEvents } from './wake-queue-events';
 
 type JobEnding =
   | { readonly kind: 'completed'; readonly result: WakeJobResult }
@@ -43,7 +42,8 @@ export class StartWakeService {
   constructor(
     @Inject(CONFIG) private readonly config: PodwardenConfig,
     @Inject(LOGGER) private readonly logger: AppLogger,
-    private readonly wakeQueue: WakeQueue,
+    @InjectQueue(WAKE_QUEUE) private readonly queue: Queue<WakeJobData, WakeJobResult>,
+    private readonly queueEvents: WakeQueueEvents,
     private readonly gate: WakeGate,
     private readonly progress: WakeProgressStore,
     private readonly metrics: GatewayMetrics,
@@ -66,22 +66,18 @@ export class StartWakeService {
   private async enqueue(pod: PodConfig, requester: string): Promise<Job<WakeJobData, WakeJobResult>> {
     try {
       const added = await withinTimeout(
-        this.wakeQueue.queue.add(
+        // Retention and attempts are the queue's defaults (QueuesModule).
+        this.queue.add(
           WAKE_JOB,
           { podName: pod.name, requestedBy: requester },
-          {
-            deduplication: { id: wakeDeduplicationId(pod.volumeId) },
-            removeOnComplete: { age: 3600 },
-            removeOnFail: { age: 86400 },
-            attempts: 1,
-          },
+          { deduplication: { id: wakeDeduplicationId(pod.volumeId) } },
         ),
-        ENQUEUE_TIMEOUT_MS,
+        this.config.tuning.redisWriteTimeoutMs,
         'wake enqueue',
       );
       const stored = await withinTimeout(
-        this.wakeQueue.queue.getJob(String(added.id)),
-        REDIS_READ_TIMEOUT_MS,
+        this.queue.getJob(String(added.id)),
+        this.config.tuning.redisReadTimeoutMs,
         'wake job read',
       );
       this.logger.info(
@@ -112,7 +108,7 @@ export class StartWakeService {
   private async waitFor(job: Job<WakeJobData, WakeJobResult>, waitMs: number): Promise<JobEnding> {
     try {
       // A ttl of 0 would mean "wait forever" to BullMQ.
-      const result: unknown = await job.waitUntilFinished(this.wakeQueue.events, Math.max(1, waitMs));
+      const result: unknown = await job.waitUntilFinished(this.queueEvents.events, Math.max(1, waitMs));
       return completedEnding(result);
     } catch {
       return this.settledEnding(String(job.id));
@@ -122,12 +118,16 @@ export class StartWakeService {
   private async settledEnding(jobId: string): Promise<JobEnding> {
     try {
       const job = await withinTimeout(
-        this.wakeQueue.queue.getJob(jobId),
-        REDIS_READ_TIMEOUT_MS,
+        this.queue.getJob(jobId),
+        this.config.tuning.redisReadTimeoutMs,
         'wake job read',
       );
       if (!job) return { kind: 'failed', reason: 'the wake job is no longer in the queue' };
-      const state = await withinTimeout(job.getState(), REDIS_READ_TIMEOUT_MS, 'wake job state');
+      const state = await withinTimeout(
+        job.getState(),
+        this.config.tuning.redisReadTimeoutMs,
+        'wake job state',
+      );
       if (state === 'completed') return completedEnding(job.returnvalue);
       if (state === 'failed') return { kind: 'failed', reason: job.failedReason || 'the wake job failed' };
       return { kind: 'timeout' };
@@ -161,7 +161,7 @@ export class StartWakeService {
 
   private async readQuietly<T>(read: () => Promise<T | null>, what: string): Promise<T | null> {
     try {
-      return await withinTimeout(read(), REDIS_READ_TIMEOUT_MS, what);
+      return await withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, what);
     } catch (error) {
       this.logger.warn({ err: errorMessage(error) }, `${what} unreadable`);
       return null;

@@ -7,15 +7,16 @@ import {
   createRedis,
   type WakeJobResult,
 } from '@podwarden/platform';
-import { WakeQueue } from './wake-queue';
+import { TEST_REDIS_URL } from '@podwarden/testing';
 import {
   OPERATOR,
-  TEST_REDIS_URL,
   WAKER,
-  leakedSecrets,
+  deferred,
   startGateway,
+  until,
   type GatewayHarness,
 } from '../testing/gateway-harness';
+import { leakedSecrets } from '../testing/secret-scan';
 
 type Behaviour = (job: Job) => Promise<WakeJobResult>;
 
@@ -59,16 +60,6 @@ class TestWaker {
   }
 }
 
-function deferred(): { promise: Promise<void>; release: () => void } {
-  let release = (): void => undefined;
-  const promise = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  return { promise, release };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('POST /api/pods/{name}/start', () => {
   let gw: GatewayHarness;
   let waker: TestWaker;
@@ -86,7 +77,7 @@ describe('POST /api/pods/{name}/start', () => {
     waker.processed = 0;
   });
 
-  const queue = () => gw.app.get(WakeQueue).queue;
+  const queue = () => gw.wakeQueue;
 
   it('queues one wake job for the pod and answers 200 with the wake result', async () => {
     const answer = await gw.request('POST', '/api/pods/qwen/start', OPERATOR);
@@ -129,8 +120,14 @@ describe('POST /api/pods/{name}/start', () => {
       await gate.promise;
       return cannedResult(job, { outcome: 'Created', gpuId: 'NVIDIA A40', pricePerHour: 0.89 });
     };
+    const requested = () => gw.logs.find('wake requested for qwen').length;
+    const before = requested();
     const answers = Promise.all([1, 2, 3].map(() => gw.request('POST', '/api/pods/qwen/start', OPERATOR)));
-    await sleep(500);
+    // All three were queued (and joined) while the one wake is still running.
+    await until(
+      () => requested() === before + 3 && waker.processed === 1,
+      'three queued starts and the one wake running',
+    );
     gate.release();
     const done = await answers;
     expect(done.map((a) => a.status)).toEqual([200, 200, 200]);
@@ -239,8 +236,17 @@ describe('POST /api/pods/{name}/start', () => {
     expect(metrics.text).toMatch(/podwarden_gateway_wake_starts_total\{outcome="Failed"\} [1-9]/);
   });
 
-  it('never leaks a secret in a response body or a log line', () => {
-    expect(leakedSecrets(gw)).toEqual([]);
+  it('never leaks a secret in the answers and log lines it produces', async () => {
+    const produced = await gw.produced(async () => {
+      await gw.request('POST', '/api/pods/qwen/start', OPERATOR);
+      waker.behaviour = async (job) =>
+        cannedResult(job, { outcome: 'Failed', failureKind: 'refused', podId: null, message: 'no GPU' });
+      await gw.request('POST', '/api/pods/qwen/start', { ...WAKER, 'X-Requested-By': 'scan' });
+      await gw.request('POST', '/api/pods/llama/start', OPERATOR);
+      await gw.request('POST', '/api/pods/qwen/start', { 'X-Rig-Operator-Token': 'wrong' });
+    });
+    expect(produced.answers.map((answer) => answer.status)).toEqual([200, 409, 404, 401]);
+    expect(leakedSecrets(produced)).toEqual([]);
   });
 });
 
@@ -267,7 +273,7 @@ describe('POST …/start when the wake outlasts the request', () => {
       message: 'wake in flight',
     });
     const jobId = String(first.body.attemptId);
-    expect(await gw.app.get(WakeQueue).queue.getJobState(jobId)).toBe('waiting');
+    expect(await gw.wakeQueue.getJobState(jobId)).toBe('waiting');
 
     const progress = {
       attemptId: jobId,
@@ -279,7 +285,7 @@ describe('POST …/start when the wake outlasts the request', () => {
     const retry = await gw.request('POST', '/api/pods/qwen/start', OPERATOR);
     expect(retry.status).toBe(202);
     expect(retry.body).toMatchObject({ attemptId: jobId, message: 'waiting for pod p1 to run' });
-    expect(await gw.app.get(WakeQueue).queue.getJobCounts('waiting')).toEqual({ waiting: 1 });
+    expect(await gw.wakeQueue.getJobCounts('waiting')).toEqual({ waiting: 1 });
   });
 });
 
@@ -291,7 +297,7 @@ describe('POST …/start when unconfigured', () => {
       expect(answer.status).toBe(503);
       expect(answer.contentType).toContain('application/problem+json');
       expect(answer.body).toMatchObject({ status: 503, title: 'Pod not configured' });
-      const counts = await gw.app.get(WakeQueue).queue.getJobCounts();
+      const counts = await gw.wakeQueue.getJobCounts();
       expect(Object.values(counts).every((n) => n === 0)).toBe(true);
       expect(gw.fake.calls).toEqual([]);
     } finally {

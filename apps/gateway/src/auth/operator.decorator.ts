@@ -1,0 +1,26 @@
+import { applyDecorators, SetMetadata, UseGuards } from '@nestjs/common';
+import { ApiSecurity } from '@nestjs/swagger';
+import { ApiProblemResponse } from '../http/api-problem-response.decorator';
+import type { AcceptedTokens } from './operator-gate';
+import { ACCEPTED_TOKENS, OperatorTokenGuard } from './operator-token.guard';
+
+/** The OpenAPI security scheme of the X-Rig-Operator-Token header. */
+export const OPERATOR_TOKEN_SECURITY = 'operator-token';
+
+const GATE_CLOSED = 'the gate is on but RIG_OPERATOR_TOKEN is not set';
+
+/**
+ * Puts a route behind the operator gate, once: the guard and the tokens it
+ * accepts (`operator-or-wake` also admits RIG_WAKE_TOKEN), the security
+ * scheme and the 401/503 answers in the OpenAPI document. `unavailable`
+ * names the route's other reasons for a 503.
+ */
+export function Operator(accepts: AcceptedTokens = 'operator', unavailable?: string): MethodDecorator {
+  return applyDecorators(
+    SetMetadata(ACCEPTED_TOKENS, accepts),
+    UseGuards(OperatorTokenGuard),
+    ApiSecurity(OPERATOR_TOKEN_SECURITY),
+    ApiProblemResponse(401, 'missing or wrong token'),
+    ApiProblemResponse(503, unavailable === undefined ? GATE_CLOSED : `${GATE_CLOSED}, or ${unavailable}`),
+  );
+}

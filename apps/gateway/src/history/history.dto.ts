@@ -1,0 +1,67 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { LastWakeOutcome } from '@podwarden/policies';
+import type { ActionRecord, WakeAttemptView } from '@podwarden/platform';
+import { PodPlacementDto } from '../status/pod-placement.dto';
+
+/** One billable action as /history serves it (CONTRACT.md "History actions[] item"). */
+export class ActionDto extends PodPlacementDto {
+  @ApiProperty({ format: 'date-time' })
+  readonly at!: string;
+
+  @ApiProperty({ enum: ['Start', 'Create', 'Terminate', 'Stop'] })
+  readonly action!: ActionRecord['action'];
+
+  @ApiProperty({ type: 'integer', description: "RunPod's answer; recorded also when it refused" })
+  readonly httpStatus!: number;
+
+  @ApiProperty()
+  readonly ok!: boolean;
+
+  @ApiProperty({ type: String, description: 'wake, idle, boot-grace, runtime-cap, manual, orphan, …' })
+  readonly trigger!: ActionRecord['trigger'];
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly detail!: string | null;
+}
+
+/** One wake attempt; the completed fields are null while it is in flight (or after a crash). */
+export class WakeAttemptDto extends PodPlacementDto implements WakeAttemptView {
+  @ApiProperty()
+  readonly attemptId!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  readonly requestedAt!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly requestedBy!: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  readonly completedAt!: string | null;
+
+  @ApiProperty({ enum: ['Succeeded', 'Refused', 'TimedOut', 'Failed'], nullable: true })
+  readonly outcome!: LastWakeOutcome | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly wakeOutcome!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly reason!: string | null;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  readonly candidatesConsidered!: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true })
+  readonly lastProviderStatus!: number | null;
+}
+
+/** GET …/history: the two durable records side by side, newest first. */
+export class HistoryDto {
+  @ApiProperty()
+  readonly name!: string;
+
+  @ApiProperty({ type: () => [ActionDto] })
+  readonly actions!: readonly ActionDto[];
+
+  @ApiProperty({ type: () => [WakeAttemptDto] })
+  readonly wakes!: readonly WakeAttemptDto[];
+}
