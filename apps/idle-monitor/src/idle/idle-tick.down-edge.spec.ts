@@ -1,7 +1,7 @@
 import { INITIAL_IDLE_STATE } from '@podwarden/policies';
 import type { IdleTickHarness } from './testing/idle-tick-harness';
 import { idleTickHarnesses } from './testing/idle-tick-harness';
-import { REFUSED_STOP_DETAIL, REFUSED_STOP_STATUS } from './testing/fake-idle-control-plane';
+import { FAKE_REFUSED_DETAIL, FAKE_REFUSED_STATUS } from '@podwarden/testing';
 
 const harness = idleTickHarnesses();
 
@@ -23,7 +23,7 @@ async function untilIdleStopIsDue(h: IdleTickHarness): Promise<void> {
   await h.lines(6);
 }
 
-describe('IdleTick: the Down edge and refused stops', () => {
+describe('IdleTickService: the Down edge and refused stops', () => {
   it('stop→start with the same id: the accepted stop resets the state and drops baselines, and the new process enters Ready with an empty streak and a fresh readySince', async () => {
     const h = harness();
     await untilIdleStopIsDue(h);
@@ -118,8 +118,8 @@ describe('IdleTick: the Down edge and refused stops', () => {
         podId: 'p1',
         trigger: 'idle',
         ok: false,
-        httpStatus: REFUSED_STOP_STATUS,
-        detail: REFUSED_STOP_DETAIL,
+        httpStatus: FAKE_REFUSED_STATUS,
+        detail: FAKE_REFUSED_DETAIL,
       }),
       expect.objectContaining({ action: 'Stop', podId: 'p1', trigger: 'idle', ok: true, httpStatus: 200 }),
     ]);

@@ -13,7 +13,7 @@ function scrape(h: IdleTickHarness, completed: number | null, active = 0): void 
   h.fake.setPod('p1', { metrics: { active, completed } });
 }
 
-describe('IdleTick: the idle window', () => {
+describe('IdleTickService: the idle window', () => {
   it('with counters, an unused pod stops on the 6th idle scrape after the ready scrape (which seeds the baseline), never during a long model load', async () => {
     const h = harness();
     metricsDown(h);

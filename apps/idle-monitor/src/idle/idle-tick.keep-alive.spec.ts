@@ -16,7 +16,7 @@ function heldOffLines(h: IdleTickHarness): string[] {
   return h.logs.messages('info').filter((m) => m.startsWith('idle stop held off'));
 }
 
-describe('IdleTick: keep-alive', () => {
+describe('IdleTickService: keep-alive', () => {
   it('an unused pod is not idle-stopped while a keep-alive holds, and once it lapses is stopped a full idle window after the last held-off tick', async () => {
     const h = harness();
     scrape(h, 0);
@@ -104,7 +104,7 @@ describe('IdleTick: keep-alive', () => {
   ])(
     'a keep-alive read that %s counts as no keep-alive: the idle stop comes on time and a warning is logged',
     async (_rule, keepAliveReader, why) => {
-      const h = harness({ keepAliveReader, keepAliveReadTimeoutMs: 50 });
+      const h = harness({ keepAliveReader, env: { REDIS_READ_TIMEOUT_MS: '50' } });
       scrape(h, 0);
       const lines = await h.lines(7);
 

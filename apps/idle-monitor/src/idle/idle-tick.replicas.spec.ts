@@ -18,7 +18,7 @@ function count(calls: readonly string[], call: string): number {
   return calls.filter((c) => c === call).length;
 }
 
-describe('IdleTick: re-runs and replicas', () => {
+describe('IdleTickService: re-runs and replicas', () => {
   it('a tick re-run with the same tick id (a stalled job delivered again) changes nothing and stops nothing', async () => {
     const h = harness();
     scrape(h, 0);

@@ -13,7 +13,7 @@ async function triggers(h: IdleTickHarness, podName?: string): Promise<string[]>
 
 const TWO_PODS_WARNING = '2 pods on volume vol-1; a stale pod and its replacement may both be billing';
 
-describe('IdleTick: every pod on the volume, and ticks that see nothing', () => {
+describe('IdleTickService: every pod on the volume, and ticks that see nothing', () => {
   it('a stale Exited pod listed before its running replacement does not hide the billing pod: the replacement is stopped, the Exited one is not a target, and each tick warns', async () => {
     const h = harness();
     h.fake.setPod('old', { listedStatus: 'EXITED', metrics: null, observation: 'Exited' });
@@ -150,7 +150,7 @@ describe('IdleTick: every pod on the volume, and ticks that see nothing', () => 
         { name: 'beta', volumeId: 'vol-b', podPort: 8001, idleMinutes: 1 },
       ],
     });
-    const h = harness({ podsConfig, concurrency: 4 });
+    const h = harness({ podsConfig, env: { IDLE_CONCURRENCY: '4' } });
     h.fake.setPod('pa', { volumeId: 'vol-a', metrics: { active: 0, completed: 0 } });
     h.fake.setPod('pb', { volumeId: 'vol-b', metrics: { active: 0, completed: 0 } });
     const ticks = [];

@@ -6,38 +6,36 @@ import {
   KeepAliveStore,
   RedisKeys,
   StopService,
-  createRedis,
   type ActionRecord,
   type IdleRecord,
 } from '@podwarden/platform';
-import { IdleTick, type PodTickOutcome } from '../idle-tick.service';
+import {
+  FakeRunPod,
+  TEST_REDIS_URL,
+  captureLogs,
+  connectTestRedis,
+  deleteKeysUnder,
+  uniqueTestPrefix,
+  type CapturedLogs,
+} from '@podwarden/testing';
+import { IdleTickService, type PodTickOutcome } from '../idle-tick.service';
 import type { KeepAliveReader } from '../keep-alive-reading';
-import { capturedLogs, type CapturedLogs } from './captured-logs';
-import { FakeIdleControlPlane } from './fake-idle-control-plane';
-import { deleteKeysUnder } from '@podwarden/testing';
-
-export const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Tick n runs at T0 + n seconds unless a test moves the clock further. */
 export const T0 = Date.UTC(2026, 10, 30, 10, 0, 0);
 
-/** A fresh key prefix for one spec file, so parallel jest workers and a developer's stack never collide. */
-export function testPrefix(): string {
-  return `pw-test-idle-${process.pid}-${Date.now()}`;
-}
-
 export interface IdleTickHarnessOptions {
   readonly redis: Redis;
   readonly prefix: string;
-  /** Added to (and overriding) the base environment: one pod "qwen" on vol-1, IDLE_MINUTES 0.1, CHECK_SECONDS 1. */
+  /**
+   * Added to (and overriding) the base environment: one pod "qwen" on vol-1, IDLE_MINUTES 0.1,
+   * CHECK_SECONDS 1, and IDLE_CONCURRENCY 1, which makes the fake's call log one deterministic sequence.
+   */
   readonly env?: Readonly<Record<string, string>>;
   /** The PODS_CONFIG file's text; PODS_CONFIG is set for the parser when given. */
   readonly podsConfig?: string;
-  /** 1 (the default) makes the fake's call log one deterministic sequence. */
-  readonly concurrency?: number;
   /** What the tick reads keep-alives from; the real store on this Redis by default. */
   readonly keepAliveReader?: KeepAliveReader;
-  readonly keepAliveReadTimeoutMs?: number;
 }
 
 export interface TickResult {
@@ -53,20 +51,20 @@ export interface TickResult {
 }
 
 /**
- * The real IdleTick, StopService, ActionLog and IdleStateStore on a real Redis,
+ * The real IdleTickService, StopService, ActionLog and IdleStateStore on a real Redis,
  * with a scripted RunPod and a clock the test moves. Everything RunPod-facing
  * is read from `fake`; everything remembered is read back from Redis.
  */
 export class IdleTickHarness {
-  readonly fake = new FakeIdleControlPlane();
-  readonly logs: CapturedLogs = capturedLogs();
+  readonly fake = new FakeRunPod();
+  readonly logs: CapturedLogs = captureLogs('debug');
   readonly config: PodwardenConfig;
   readonly keys: RedisKeys;
   readonly store: IdleStateStore;
   readonly actions: ActionLog;
   readonly stops: StopService;
   readonly keepAlives: KeepAliveStore;
-  readonly tick: IdleTick;
+  readonly tick: IdleTickService;
   now = T0;
   private tickCount = 0;
   private readonly replicaConnections: Redis[] = [];
@@ -102,7 +100,7 @@ export class IdleTickHarness {
   }
 
   /** Runs a tick with this id at the current clock (a re-run after a stall uses an id already seen). */
-  async run(tickId: string, tick: IdleTick = this.tick): Promise<TickResult> {
+  async run(tickId: string, tick: IdleTickService = this.tick): Promise<TickResult> {
     const outcomes = await tick.run(tickId);
     return this.resultOf(tickId, outcomes);
   }
@@ -136,8 +134,8 @@ export class IdleTickHarness {
   }
 
   /** Another monitor replica: its own Redis connection, store and stop service, the same RunPod and clock. */
-  replica(): IdleTick {
-    const redis = createRedis(REDIS_URL, 'request');
+  replica(): IdleTickService {
+    const redis = connectTestRedis();
     this.replicaConnections.push(redis);
     const store = new IdleStateStore(redis, this.keys);
     const actions = new ActionLog(redis, this.keys, this.logs.logger);
@@ -150,17 +148,15 @@ export class IdleTickHarness {
     await deleteKeysUnder(this.options.redis, this.config.redis.prefix);
   }
 
-  private newTick(store: IdleStateStore, stops: StopService): IdleTick {
-    return new IdleTick({
+  private newTick(store: IdleStateStore, stops: StopService): IdleTickService {
+    return new IdleTickService({
       config: this.config,
       client: this.fake,
       store,
       stops,
       keepAlives: this.options.keepAliveReader ?? this.keepAlives,
-      keepAliveReadTimeoutMs: this.options.keepAliveReadTimeoutMs,
       logger: this.logs.logger,
       now: () => this.now,
-      concurrency: this.options.concurrency ?? 1,
     });
   }
 }
@@ -173,11 +169,11 @@ export type HarnessOptions = Omit<IdleTickHarnessOptions, 'redis' | 'prefix'>;
  * returns the factory the tests build their harness with.
  */
 export function idleTickHarnesses(): (options?: HarnessOptions) => IdleTickHarness {
-  const prefix = testPrefix();
+  const prefix = uniqueTestPrefix('idle-tick');
   const open: IdleTickHarness[] = [];
   let redis: Redis | null = null;
   beforeAll(() => {
-    redis = createRedis(REDIS_URL, 'request');
+    redis = connectTestRedis();
   });
   afterEach(async () => {
     for (const harness of open.splice(0)) await harness.close();
@@ -204,8 +200,9 @@ function harnessConfig(options: IdleTickHarnessOptions): PodwardenConfig {
     CHECK_SECONDS: '1',
     RUNPOD_BOOT_GRACE_MINUTES: '20',
     MAX_RUNTIME_MINUTES: '360',
+    IDLE_CONCURRENCY: '1',
     QUEUE_PREFIX: options.prefix,
-    REDIS_URL,
+    REDIS_URL: TEST_REDIS_URL,
     ...(options.podsConfig === undefined ? {} : { PODS_CONFIG: '/etc/podwarden/pods.json' }),
     ...options.env,
   };
