@@ -130,7 +130,7 @@ export class IdleTickService {
     logReadiness(logger, pod, advance, aggregate.podId);
 
     // A tick that lost its lock leaves the pod to the newer holder: no stop, no write.
-    if (lock.lost) return this.lockLost(pod, tick);
+    if (advance.stop !== null ? !(await lock.stillHeld()) : lock.lost) return this.lockLost(pod, tick);
     tick.signal?.throwIfAborted();
     const after: IdleStopResult = advance.stop
       ? await applyIdleStop(

@@ -24,10 +24,13 @@ export const EMPTY_IDLE_RECORD: IdleRecord = {
  * The pod's lock as its holder sees it while the work runs. `save` writes the
  * record only while this holder still owns the lock (checked and written in
  * one Lua call), so a holder whose lease lapsed cannot overwrite the state a
- * newer holder wrote; `lost` turns true once a renewal finds the lock gone.
+ * newer holder wrote. `stillHeld` asks Redis before an action the newer
+ * holder would take itself; `lost` turns true once a renewal, a check or a
+ * save finds the lock gone.
  */
 export interface HeldIdleLock {
   readonly lost: boolean;
+  stillHeld(): Promise<boolean>;
   save(record: IdleRecord): Promise<boolean>;
 }
 
@@ -91,6 +94,10 @@ export class IdleStateStore {
     if (!(await this.acquire(key, token, leaseMs, waitMs))) return { ran: false };
     const held = {
       lost: false,
+      stillHeld: async (): Promise<boolean> => {
+        if ((await this.redis.get(key)) !== token) held.lost = true;
+        return !held.lost;
+      },
       save: (record: IdleRecord) => this.saveIfHolder(podName, token, record, held),
     };
     const renew = setInterval(

@@ -68,6 +68,7 @@ export class IdleTickHarness {
   now = T0;
   private tickCount = 0;
   private readonly replicaConnections: Redis[] = [];
+  private readonly gates: Gate[] = [];
 
   constructor(private readonly options: IdleTickHarnessOptions) {
     this.config = harnessConfig(options);
@@ -83,6 +84,22 @@ export class IdleTickHarness {
       this.logs.logger,
     );
     this.tick = this.newTick(this.store, this.stops);
+  }
+
+  /** A gate opened at the latest when the harness closes, so a failed test never leaves a tick hanging. */
+  gate(): Gate {
+    let open!: () => void;
+    const promise = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const gate = { promise, open };
+    this.gates.push(gate);
+    return gate;
+  }
+
+  /** The Redis connection every store of this harness uses. */
+  get redis(): Redis {
+    return this.options.redis;
   }
 
   /** The configured pod by name; the first one by default. */
@@ -128,6 +145,16 @@ export class IdleTickHarness {
     return lines;
   }
 
+  /** Resolves once the fake has logged `call` (the tick reached it); a generous deadline, never a window. */
+  async untilCalled(call: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.fake.calls.includes(call)) {
+      if (Date.now() > deadline)
+        throw new Error(`no ${call} within ${timeoutMs} ms; calls: ${this.fake.calls.join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
   /** The pod's action log, oldest first. */
   async actionsOf(podName: string = this.pod().name): Promise<ActionRecord[]> {
     return (await this.actions.recent(podName, 100)).reverse();
@@ -144,6 +171,7 @@ export class IdleTickHarness {
   }
 
   async close(): Promise<void> {
+    for (const gate of this.gates) gate.open();
     for (const redis of this.replicaConnections) await redis.quit();
     await deleteKeysUnder(this.options.redis, this.config.redis.prefix);
   }
@@ -159,6 +187,12 @@ export class IdleTickHarness {
       now: () => this.now,
     });
   }
+}
+
+/** A promise the test opens by hand: holds a fake's answer until the test lets it go. */
+export interface Gate {
+  readonly promise: Promise<void>;
+  open(): void;
 }
 
 export type HarnessOptions = Omit<IdleTickHarnessOptions, 'redis' | 'prefix'>;
