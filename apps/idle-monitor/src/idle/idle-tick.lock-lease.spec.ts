@@ -9,10 +9,10 @@ function lockKey(h: IdleTickHarness): string {
   return h.keys.idleLock('qwen');
 }
 
-/** Six idle ticks: the seventh is due to stop the pod. Its scrape is then held until the test opens the gate. */
-async function dueTickHeldOnItsScrape(h: IdleTickHarness): Promise<Gate> {
+/** `ticks` idle ticks; the next tick's scrape is then held until the test opens the gate. */
+async function nextScrapeHeldAfter(h: IdleTickHarness, ticks: number): Promise<Gate> {
   h.fake.setPod('p1', { metrics: { active: 0, completed: 0 } });
-  await h.lines(6);
+  await h.lines(ticks);
   const scrape = h.gate();
   h.fake.onActivity('p1', async () => {
     await scrape.promise;
@@ -31,6 +31,11 @@ async function ttlsUntilRenewedPast(h: IdleTickHarness, ms: number): Promise<num
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return ttls;
+}
+
+/** Six idle ticks: the seventh is due to stop the pod, and its scrape is held. */
+function dueTickHeldOnItsScrape(h: IdleTickHarness): Promise<Gate> {
+  return nextScrapeHeldAfter(h, 6);
 }
 
 describe('IdleTickService: a tick that outlives its lock lease', () => {
@@ -89,13 +94,7 @@ describe('IdleTickService: a tick that outlives its lock lease', () => {
 
   it('a tick whose write finds the lock gone leaves the newer state in place (the write is fenced, not only checked before)', async () => {
     const h = harness({ env: { IDLE_POD_LOCK_MS: String(LEASE_MS) } });
-    h.fake.setPod('p1', { metrics: { active: 0, completed: 0 } });
-    await h.lines(2);
-    const scrape = h.gate();
-    h.fake.onActivity('p1', async () => {
-      await scrape.promise;
-      return { active: 0, completed: 0 };
-    });
+    const scrape = await nextScrapeHeldAfter(h, 2);
     h.now += 1000;
     const slow = h.tick.run('tick-3');
     await h.untilCalled('metrics p1');

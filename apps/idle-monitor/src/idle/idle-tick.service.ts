@@ -5,11 +5,15 @@ import {
   idleSettings,
   isPodConfigured,
   nextBaselines,
+  type BaselineBook,
   type IdleSettings,
+  type IdleState,
   type ListedPod,
   type PodConfig,
+  type PodSignalOf,
   type PodwardenConfig,
   type StopReason,
+  type VolumeSignal,
 } from '@podwarden/policies';
 import { lookupVolume, type PodList } from '@podwarden/runpod-client';
 import {
@@ -40,6 +44,14 @@ export interface IdleTickDependencies {
 export type PodTickOutcome =
   | { kind: 'skipped'; why: 'unconfigured' | 'busy' | 'already-ticked' | 'lock-lost' }
   | { kind: 'advanced'; record: IdleRecord; stop: StopReason | null; stopAccepted: boolean | null };
+
+/** What one tick read of a pod's volume. */
+interface TickObservation {
+  readonly perPod: PodSignalOf[];
+  readonly podsOnVolume: readonly string[];
+  readonly aggregate: VolumeSignal;
+  readonly baselines: BaselineBook;
+}
 
 /** Which tick this is: its job id, when it was scheduled, and the job's cancellation. */
 export interface TickContext {
@@ -98,56 +110,28 @@ export class IdleTickService {
     tick: TickContext,
     lock: HeldIdleLock,
   ): Promise<PodTickOutcome> {
-    const { store, logger, config, client } = this.deps;
-    const record = await store.load(pod.name);
+    const { logger, config } = this.deps;
+    const record = await this.deps.store.load(pod.name);
     if (alreadyCounted(record, tick)) return { kind: 'skipped', why: 'already-ticked' };
 
-    const lookup = lookupVolume(list, pod.volumeId);
-    const seen = await observeVolume(
-      client,
-      pod,
-      lookup,
-      record.baselines,
-      config.tuning.idleConcurrency,
-      tick.signal,
-    );
-    warnManyPods(logger, pod, seen.readings);
-    const podsOnVolume = lookup.kind === 'found' ? lookup.podIds : [];
-    const baselines =
-      lookup.kind === 'unreadable'
-        ? record.baselines
-        : nextBaselines(record.baselines, podsOnVolume, seen.baselineUpdates);
-    const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));
-    const aggregate = aggregateSignals(lookup, perPod);
+    const seen = await this.observe(pod, list, record, tick);
     const now = this.deps.now();
     const advance = await holdForKeepAlive(
       this.deps.keepAlives,
       pod.name,
-      advanceIdle(record.state, aggregate.signal, now, settingsOf(config, pod)),
+      advanceIdle(record.state, seen.aggregate.signal, now, settingsOf(config, pod)),
       now,
       { timeoutMs: config.tuning.redisReadTimeoutMs, logger },
     );
-    logReadiness(logger, pod, advance, aggregate.podId);
+    logReadiness(logger, pod, advance, seen.aggregate.podId);
 
-    // A tick that lost its lock leaves the pod to the newer holder: no stop, no write.
+    // A tick that lost its lock leaves the pod to the newer holder: no stop, no write. Redis is
+    // asked before a stop; otherwise the renewals' verdict will do, as the write is fenced anyway.
     if (advance.stop !== null ? !(await lock.stillHeld()) : lock.lost) return this.lockLost(pod, tick);
     tick.signal?.throwIfAborted();
     const after: IdleStopResult = advance.stop
-      ? await applyIdleStop(
-          { stops: this.deps.stops, logger, dryRun: config.idleDryRun },
-          {
-            pod,
-            reason: advance.stop,
-            perPod,
-            signal: aggregate.signal,
-            listed: listedOf(list),
-            podsOnVolume,
-            state: advance.state,
-            baselines,
-            now,
-          },
-        )
-      : { state: advance.state, baselines, stopAccepted: null };
+      ? await this.stop(pod, advance.stop, advance.state, seen, listedOf(list), now)
+      : { state: advance.state, baselines: seen.baselines, stopAccepted: null };
     const next: IdleRecord = {
       state: after.state,
       baselines: after.baselines,
@@ -156,15 +140,65 @@ export class IdleTickService {
       lastTickScheduledAt: tick.scheduledAt ?? record.lastTickScheduledAt ?? null,
     };
     if (!(await lock.save(next))) return this.lockLost(pod, tick);
+    const { stopAccepted } = after;
     logTick(logger, {
       pod,
       tickId: tick.tickId,
-      aggregate,
+      aggregate: seen.aggregate,
       advance,
       record: next,
-      stopAccepted: after.stopAccepted,
+      stopAccepted,
     });
-    return { kind: 'advanced', record: next, stop: advance.stop, stopAccepted: after.stopAccepted };
+    return { kind: 'advanced', record: next, stop: advance.stop, stopAccepted };
+  }
+
+  /** Reads every pod on the volume and folds the readings into one signal and the next baselines. */
+  private async observe(
+    pod: PodConfig,
+    list: PodList,
+    record: IdleRecord,
+    tick: TickContext,
+  ): Promise<TickObservation> {
+    const { client, config, logger } = this.deps;
+    const lookup = lookupVolume(list, pod.volumeId);
+    const { idleConcurrency } = config.tuning;
+    const seen = await observeVolume(client, pod, lookup, record.baselines, idleConcurrency, tick.signal);
+    warnManyPods(logger, pod, seen.readings);
+    const podsOnVolume = lookup.kind === 'found' ? lookup.podIds : [];
+    const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));
+    return {
+      perPod,
+      podsOnVolume,
+      aggregate: aggregateSignals(lookup, perPod),
+      // An unreadable list says nothing about which pods are on the volume: keep what we had.
+      baselines:
+        lookup.kind === 'unreadable'
+          ? record.baselines
+          : nextBaselines(record.baselines, podsOnVolume, seen.baselineUpdates),
+    };
+  }
+
+  private stop(
+    pod: PodConfig,
+    reason: StopReason,
+    state: IdleState,
+    seen: TickObservation,
+    listed: readonly ListedPod[],
+    now: number,
+  ): Promise<IdleStopResult> {
+    const { perPod, podsOnVolume, baselines } = seen;
+    const deps = { stops: this.deps.stops, logger: this.deps.logger, dryRun: this.deps.config.idleDryRun };
+    return applyIdleStop(deps, {
+      pod,
+      reason,
+      perPod,
+      signal: seen.aggregate.signal,
+      listed,
+      podsOnVolume,
+      state,
+      baselines,
+      now,
+    });
   }
 
   private lockLost(pod: PodConfig, tick: TickContext): PodTickOutcome {
