@@ -8,7 +8,7 @@ import {
   PROXY_TEMPLATE,
   mockRunPod,
   onlyCall,
-} from './mock-runpod-harness.test';
+} from './testing/mock-runpod-harness';
 
 const REQUEST = { name: 'n', templateId: 't', dataCenterId: 'EU-RO-1', gpuId: 'g', volumeId: 'v' };
 
