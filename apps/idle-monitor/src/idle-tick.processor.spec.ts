@@ -92,4 +92,41 @@ describe(IdleTickProcessor.name, () => {
     expect(h.fake.takeCalls()).toEqual(['list', 'metrics p1']);
     expect(await h.actionsOf()).toEqual([]);
   });
+
+  describe('at shutdown', () => {
+    /** A stand-in for BullMQ's worker: records how it was closed; a graceful close waits for `running`. */
+    function workerOf(processor: IdleTickProcessor, running: Promise<void>): string[] {
+      const closes: string[] = [];
+      const worker = {
+        close: (force = false): Promise<void> => {
+          closes.push(force ? 'force' : 'graceful');
+          return force ? Promise.resolve() : running;
+        },
+      };
+      Object.assign(processor, { _worker: worker });
+      return closes;
+    }
+
+    it('a tick that finishes within SHUTDOWN_GRACE_MS is waited for, and nothing is forced', async () => {
+      const h = harness({ env: { SHUTDOWN_GRACE_MS: '60000' } });
+      const processor = processorOf(h);
+      const closes = workerOf(processor, Promise.resolve());
+
+      await processor.beforeApplicationShutdown();
+
+      expect(closes).toEqual(['graceful']);
+      expect(h.logs.messages('warn')).toEqual([]);
+    });
+
+    it('a tick still running after SHUTDOWN_GRACE_MS is handed back: the worker is closed without waiting', async () => {
+      const h = harness({ env: { SHUTDOWN_GRACE_MS: '20' } });
+      const processor = processorOf(h);
+      const closes = workerOf(processor, h.gate().promise);
+
+      await processor.beforeApplicationShutdown();
+
+      expect(closes).toEqual(['graceful', 'force']);
+      expect(h.logs.messages('warn')).toEqual(['idle tick still running at shutdown; handing it back']);
+    });
+  });
 });
