@@ -170,6 +170,12 @@ describe('IdleTickService: the Down edge and refused stops', () => {
       'would stop p1 (idle)',
       'would stop p1 (idle)',
     ]);
+    expect(h.logs.find('would stop')[0]).toMatchObject({
+      pod: 'qwen',
+      podId: 'p1',
+      reason: 'idle',
+      dryRun: true,
+    });
     expect(await h.actionsOf()).toEqual([]);
   });
 

@@ -54,6 +54,12 @@ describe('IdleTickService: keep-alive', () => {
       `idle stop held off by keep-alive until ${iso}`,
       `idle stop held off by keep-alive until ${iso}`,
     ]);
+    // The streak that fell due, before the hold restarted it.
+    expect(h.logs.find('idle stop held off')[0]).toMatchObject({
+      pod: 'qwen',
+      keepAliveUntil: iso,
+      idleStreak: 6,
+    });
     expect(h.now).toBe(T0 + 19_000);
   });
 

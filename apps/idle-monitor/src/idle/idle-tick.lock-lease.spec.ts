@@ -56,6 +56,9 @@ describe('IdleTickService: a tick that outlives its lock lease', () => {
     expect(holder).not.toBeNull();
     expect(Math.min(...ttls)).toBeGreaterThan(0);
     expect(second.get('qwen')).toEqual({ kind: 'skipped', why: 'busy' });
+    expect(h.logs.find('previous tick for this pod still running')).toEqual([
+      expect.objectContaining({ pod: 'qwen', tickId: 'tick-8' }),
+    ]);
     expect(first.get('qwen')).toEqual(
       expect.objectContaining({ kind: 'advanced', stop: 'idle', stopAccepted: true }),
     );
@@ -90,6 +93,7 @@ describe('IdleTickService: a tick that outlives its lock lease', () => {
     expect(h.logs.messages('warn')).toEqual([
       "lost this pod's idle lock during the tick (its lease lapsed); the state is left to the newer holder",
     ]);
+    expect(h.logs.find("lost this pod's idle lock")[0]).toMatchObject({ pod: 'qwen', tickId: 'tick-7' });
   });
 
   it('a tick whose write finds the lock gone leaves the newer state in place (the write is fenced, not only checked before)', async () => {

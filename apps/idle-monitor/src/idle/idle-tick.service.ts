@@ -45,6 +45,8 @@ export type PodTickOutcome =
   | { kind: 'skipped'; why: 'unconfigured' | 'busy' | 'already-ticked' | 'lock-lost' }
   | { kind: 'advanced'; record: IdleRecord; stop: StopReason | null; stopAccepted: boolean | null };
 
+const UNCONFIGURED: PodTickOutcome = { kind: 'skipped', why: 'unconfigured' };
+
 /** What one tick read of a pod's volume. */
 interface TickObservation {
   readonly perPod: PodSignalOf[];
@@ -77,16 +79,16 @@ export class IdleTickService {
     const { config, client } = this.deps;
     const tick: TickContext = { tickId, scheduledAt, signal };
     const pods = config.pods.filter((pod) => isPodConfigured(config, pod));
-    const outcomes = new Map<string, PodTickOutcome>();
-    for (const pod of config.pods)
-      if (!pods.includes(pod)) outcomes.set(pod.name, { kind: 'skipped', why: 'unconfigured' });
-    if (pods.length === 0) return outcomes;
-    const list = await client.listPods(signal);
-    const results = await mapBounded(pods, config.tuning.idleConcurrency, (pod) =>
-      this.tickPod(pod, list, tick),
-    );
-    pods.forEach((pod, i) => outcomes.set(pod.name, results[i]));
-    return outcomes;
+    const evaluated = new Map<PodConfig, PodTickOutcome>();
+    if (pods.length > 0) {
+      const list = await client.listPods(signal);
+      const results = await mapBounded(pods, config.tuning.idleConcurrency, (pod) =>
+        this.tickPod(pod, list, tick),
+      );
+      pods.forEach((pod, i) => evaluated.set(pod, results[i]));
+    }
+    // In config order; a pod without a volume (or every pod, without an API key) is not looked at.
+    return new Map(config.pods.map((pod) => [pod.name, evaluated.get(pod) ?? UNCONFIGURED]));
   }
 
   private async tickPod(pod: PodConfig, list: PodList, tick: TickContext): Promise<PodTickOutcome> {
