@@ -73,8 +73,12 @@ describe('IdleTickService: the Down edge and refused stops', () => {
     expect(restarting.line).toBe('Booting idle=0 boot=1 ready=- up=1s | list, metrics p1, observe p1');
     expect(restarting.record.baselines).toEqual({});
     expect(back.line).toBe('Ready idle=0 boot=0 ready=6s up=1s | list, metrics p1');
-    expect(h.logs.messages('info').filter((m) => m.includes('starting again'))).toEqual([
-      'pod p1 is starting again; readiness cleared',
+    expect(h.logs.find('starting again')).toEqual([
+      expect.objectContaining({
+        pod: 'qwen',
+        podId: 'p1',
+        msg: 'pod p1 is starting again; readiness cleared',
+      }),
     ]);
     expect(readyLines(h)).toEqual([
       '[idle-monitor] pod p1 ready after 0s (boot grace 20m00s)',

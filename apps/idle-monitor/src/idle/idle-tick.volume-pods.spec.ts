@@ -37,6 +37,30 @@ describe('IdleTickService: every pod on the volume, and ticks that see nothing',
     );
   });
 
+  it('two idle pods on the volume are stopped in one tick; one refusal makes the stop refused, and only the stopped pod loses its baseline', async () => {
+    const h = harness();
+    h.fake.setPod('old', { metrics: { active: 0, completed: 4 } });
+    h.fake.setPod('new', { metrics: { active: 0, completed: 0 }, stop: 'refused' });
+    await h.lines(6);
+    const due = await h.next();
+
+    expect(due.line).toBe(
+      'Ready idle=0 boot=0 ready=1s up=1s | list, metrics old, metrics new, stop old, stop new => idle',
+    );
+    expect(due.outcome).toMatchObject({ kind: 'advanced', stop: 'idle', stopAccepted: false });
+    expect(due.record.baselines).toEqual({ new: 0 });
+    expect(h.logs.find('stopping')).toEqual([
+      expect.objectContaining({
+        msg: 'stopping old, new (idle)',
+        pod: 'qwen',
+        targets: ['old', 'new'],
+        reason: 'idle',
+        signal: 'Idle',
+      }),
+    ]);
+    expect(await triggers(h)).toEqual(['Stop old idle ok=true', 'Stop new idle ok=false']);
+  });
+
   it('a busy replacement is never stopped because a stale sibling still running reads idle', async () => {
     const h = harness();
     h.fake.setPod('old', { metrics: { active: 0, completed: 5 } });
