@@ -74,9 +74,9 @@ describe('contract: the API key never leaves the Authorization header', () => {
     await h.waitForCall((call) => call.fault === 'delay');
 
     const everything = JSON.stringify(results);
-    const logs = h.logger.text();
+    const logs = h.logs.text();
     const calls = await h.calls();
-    expect(h.logger.lines.filter((line) => line.level === 'warn').length).toBeGreaterThan(5);
+    expect(h.logs.messages('warn').length).toBeGreaterThan(5);
     expect(calls.length).toBeGreaterThan(15);
     // The key did travel — every call was authorized — but only in the header the simulator does not record.
     expect(calls.every((call) => call.authorized && call.bearerPresent)).toBe(true);
@@ -100,10 +100,18 @@ describe('contract: the API key never leaves the Authorization header', () => {
       await wrong.stopPod('pod-x'),
     ];
     const calls = await h.calls();
+    // One call per method, each refused; a check over no calls would pass on nothing.
+    expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual([
+      'POST /pods',
+      'GET /catalog/gpus',
+      'GET /pods',
+      'GET /pods/pod-x',
+      'POST /pods/pod-x/action',
+    ]);
     expect(calls.every((call) => call.bearerPresent && !call.authorized && call.status === 401)).toBe(true);
-    expect(h.logger.lines.length).toBeGreaterThan(0);
+    expect(h.logs.lines.length).toBeGreaterThan(0);
     expect(JSON.stringify(results)).not.toContain(WRONG_KEY);
-    expect(h.logger.text()).not.toContain(WRONG_KEY);
+    expect(h.logs.text()).not.toContain(WRONG_KEY);
     expect(JSON.stringify(calls)).not.toContain(WRONG_KEY);
   });
 });

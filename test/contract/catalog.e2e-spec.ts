@@ -1,4 +1,4 @@
-import type { Availability, GpuCatalogEntry } from '@podwarden/policies';
+import { selectGpus, type Availability, type GpuCatalogEntry } from '@podwarden/policies';
 import { DEFAULT_CATALOG } from '../../apps/runpod-sim/src/default-scenario';
 import { ContractHarness, PAST_TIMEOUT_MS, type FaultRequest } from './support/contract-harness';
 
@@ -41,6 +41,26 @@ describe('contract: getCatalog against the simulator', () => {
     const catalog = await h.client.getCatalog();
     expect(catalog).toHaveLength(22);
     expect(catalog).toEqual(EXPECTED_CATALOG);
+  });
+
+  it("the wake's own GPU rule, with the default cap and floor, leaves exactly the RTX A6000 of the default catalog (the simulator's documented table says the same)", async () => {
+    const selection = selectGpus(await h.client.getCatalog(), {
+      dataCenterId: 'EU-RO-1',
+      minVramGb: 32,
+      maxPricePerHour: 1.0,
+      allowlist: [],
+    });
+    expect(selection.candidates.map((c) => c.gpuId)).toEqual(['NVIDIA RTX A6000']);
+    expect(selection.excluded.filter((e) => e.reason !== 'NotInDataCenter')).toEqual([
+      { gpuId: 'NVIDIA GeForce RTX 4090', reason: 'BelowMinVram' },
+      { gpuId: 'NVIDIA RTX A5000', reason: 'BelowMinVram' },
+      { gpuId: 'NVIDIA RTX 6000 Ada Generation', reason: 'NoCapacity' },
+      { gpuId: 'NVIDIA A40', reason: 'NoSecurePrice' },
+      { gpuId: 'NVIDIA L40S', reason: 'PriceAboveMaximum' },
+      { gpuId: 'NVIDIA A100 80GB PCIe', reason: 'PriceAboveMaximum' },
+      { gpuId: 'NVIDIA RTX PRO 6000 Blackwell Server Edition', reason: 'PriceAboveMaximum' },
+      { gpuId: 'AMD Instinct MI300X OAM', reason: 'PriceAboveMaximum' },
+    ]);
   });
 
   it.each<[string, string, Partial<GpuCatalogEntry>]>([

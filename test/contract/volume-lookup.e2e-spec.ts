@@ -6,6 +6,7 @@ import {
   type FaultRequest,
   type PodSeed,
 } from './support/contract-harness';
+import { LEVEL } from '@podwarden/testing';
 
 /** Four pods on our volume (two stale), one on another volume, one with none, created a minute apart. */
 const POD_SEEDS: readonly PodSeed[] = [
@@ -81,13 +82,11 @@ describe('contract: listPods / lookupByVolume against the simulator', () => {
   it('more than one pod on the volume is logged as a warning naming them all', async () => {
     await h.reset({ pods: POD_SEEDS });
     await h.client.lookupByVolume(VOLUME_ID);
-    expect(h.logger.lines).toContainEqual(
+    expect(h.logs.lines).toContainEqual(
       expect.objectContaining({
-        level: 'warn',
-        obj: expect.objectContaining({
-          volumeId: VOLUME_ID,
-          podIds: ['pod-a-exited', 'pod-b-running', 'pod-c-exited', 'pod-d-running'],
-        }),
+        level: LEVEL.warn,
+        volumeId: VOLUME_ID,
+        podIds: ['pod-a-exited', 'pod-b-running', 'pod-c-exited', 'pod-d-running'],
       }),
     );
   });

@@ -1,9 +1,11 @@
 import { Stack } from '../support/stack';
 import {
+  EVENT_DEADLINE_MS,
   FAST_IDLE_ENV,
   actions,
   emptyVolume,
   formatTicks,
+  messagesWith,
   podIdOfCall,
   podStatus,
   seedPod,
@@ -21,7 +23,7 @@ import {
  * a replica killed mid-streak hands the streak and the cap clock to the next.
  */
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 describe('idle monitor replicas and restarts', () => {
   let stack: Stack;
@@ -35,8 +37,8 @@ describe('idle monitor replicas and restarts', () => {
     await stack?.stop();
   });
 
-  async function waitForStop(podId: string, timeoutMs = 20_000): Promise<void> {
-    await waitForStopAndTick(stack, podId, timeoutMs);
+  async function waitForStop(podId: string): Promise<void> {
+    await waitForStopAndTick(stack, podId, EVENT_DEADLINE_MS);
   }
 
   it('two replicas produce one tick per interval between them, one volume list per tick, and one stop', async () => {
@@ -47,57 +49,72 @@ describe('idle monitor replicas and restarts', () => {
     const stopTick = await waitForTick(
       monitors,
       (t) => t.at > since && t.phase === 'Down' && t.signal === 'Idle',
-      1_000,
+      EVENT_DEADLINE_MS,
       'the stop tick',
     );
-    await waitForTick(monitors, (t) => t.at > stopTick.at + 3_000, 6_000, 'three more ticks');
+    await waitForTick(
+      monitors,
+      (t) => t.scheduledAt !== null && t.scheduledAt >= stopTick.scheduledAt! + 3_000,
+      EVENT_DEADLINE_MS,
+      'three more ticks',
+    );
+    // Both replicas stop gracefully (each finishes the tick it holds), so every tick that listed has logged.
+    const replicas = [...stack.idleMonitors];
+    expect(await Promise.all(replicas.map((m) => m.stop()))).toEqual([0, 0]);
 
-    const ticks = ticksSince(monitors(), since);
+    const ticks = ticksSince(replicas, since);
     const scheduled = ticks.map((t) => t.scheduledAt!);
-    // Across both processes: one 'idle tick' line per scheduled interval (no tick evaluated twice), one second apart.
+    // Across both processes: one 'idle tick' line per scheduled interval (no tick evaluated twice), on the grid.
     expect(new Set(ticks.map((t) => t.tickId)).size).toBe(ticks.length);
     expect(new Set(scheduled).size).toBe(ticks.length);
     const gaps = scheduled.slice(1).map((at, i) => at - scheduled[i]);
     expect(gaps.every((gap) => gap >= 1_000 && gap % 1_000 === 0)).toBe(true);
-    // ...and (almost) none skipped: at most one interval lost to scheduling lateness.
-    expect(ticks.length).toBeGreaterThanOrEqual((scheduled[scheduled.length - 1] - scheduled[0]) / 1_000);
-    // One GET /pods per tick: the lists made while those ticks ran equal the ticks.
-    const first = ticks[0];
-    const last = ticks[ticks.length - 1];
+    // One GET /pods per tick: every list since the first of these ticks belongs to a tick line or to a
+    // tick that found the pod busy (there are none of those with one tick at a time, but they would list too).
+    const skipped = messagesWith(replicas, 'previous tick for this pod still running').length;
     const lists = (await simCalls(stack, { method: 'GET', path: '/pods' })).filter(
-      (c) => Date.parse(c.at) >= first.scheduledAt! && Date.parse(c.at) <= last.at,
+      (c) => Date.parse(c.at) >= ticks[0].scheduledAt!,
     );
-    expect(lists).toHaveLength(ticks.length);
+    expect(lists).toHaveLength(ticks.length + skipped);
     // One stop for the two replicas.
     const stops = (await actions(stack)).filter((a) => a.action === 'Stop');
     expect(stops.map((a) => [a.podId, a.trigger])).toEqual([['shared-pod', 'idle']]);
     expect((await stopCalls(stack)).map(podIdOfCall)).toEqual(['shared-pod']);
-    // Both replicas are up and consuming (which one takes a tick is BullMQ's choice).
-    expect(stack.idleMonitors.every((m) => m.running)).toBe(true);
+    // Both replicas took ticks (which one takes a tick is BullMQ's choice, but over this many both do).
+    expect(new Set(ticks.map((t) => t.monitor))).toEqual(new Set(replicas.map((m) => m.name)));
   });
 
   it('killing every monitor (SIGKILL) mid-streak and starting a new one continues the streak and the cap clock: the stop comes on schedule', async () => {
+    if (!stack.idleMonitors.some((m) => m.running)) await stack.startIdleMonitor();
     const since = await emptyVolume(stack, monitors);
     await seedPod(stack, { id: 'restart-pod', status: 'RUNNING', vllmReady: true });
-    const atThree = await waitForTick(
+    const ready = await waitForTick(
       monitors,
-      (t) => (t.scheduledAt ?? t.at) > since && t.phase === 'Ready' && t.idleStreak === 3,
-      10_000,
-      'idle streak 3',
+      (t) => (t.scheduledAt ?? t.at) > since && t.phase === 'Ready',
+      EVENT_DEADLINE_MS,
+      'ready',
     );
     const before = await podStatus(stack);
     expect(before.runtimeCapAt).not.toBeNull();
-    for (const monitor of stack.idleMonitors) await monitor.kill9();
-    const killedAt = Date.now();
-    const fresh = await stack.startIdleMonitor();
-    // The new process's first tick picks the streak up where the killed one left it, on the same clocks.
+    // Killed early in the streak, so the window is far from over whenever the kill lands.
     await waitForTick(
       monitors,
-      (t) => t.monitor === fresh.name && t.phase === 'Ready',
-      10_000,
+      (t) => t.at > ready.at && t.idleStreak >= 1,
+      EVENT_DEADLINE_MS,
+      'idle streak 1',
+    );
+    const killed = stack.idleMonitors.filter((m) => m.running);
+    for (const monitor of killed) await monitor.kill9();
+    const fresh = await stack.startIdleMonitor();
+    // The new process's first tick picks the streak up on the same clocks.
+    const firstFresh = await waitForTick(
+      monitors,
+      (t) => t.monitor === fresh.name,
+      EVENT_DEADLINE_MS,
       'a tick on the new monitor',
     );
     const after = await podStatus(stack);
+    expect(firstFresh.phase).toBe('Ready');
     expect({ readySince: after.readySince, runtimeCapAt: after.runtimeCapAt }).toEqual({
       readySince: before.readySince,
       runtimeCapAt: before.runtimeCapAt,
@@ -105,17 +122,21 @@ describe('idle monitor replicas and restarts', () => {
     await waitForStop('restart-pod');
 
     const ticks = ticksSince(monitors(), since);
-    const from = ticks.findIndex((t) => t.tickId === atThree.tickId);
-    const stopIndex = ticks.findIndex((t, i) => i > from && t.phase === 'Down');
-    const afterRestart = ticks.slice(from + 1, stopIndex + 1);
-    // Every tick after the kill ran on the new process, and the streak went on from 3.
-    expect(afterRestart.every((t) => t.monitor === fresh.name && t.at > killedAt)).toBe(true);
-    expect(afterRestart.map((t) => `${t.signal}/${t.phase}/${t.idleStreak}`)).toEqual([
-      'Idle/Ready/4',
-      'Idle/Ready/5',
+    const readyIndex = ticks.findIndex((t) => t.tickId === ready.tickId);
+    const stopIndex = ticks.findIndex((t, i) => i > readyIndex && t.phase === 'Down');
+    const window = ticks.slice(readyIndex, stopIndex + 1);
+    const byKilled = window.filter((t) => t.monitor !== fresh.name);
+    const byFresh = window.filter((t) => t.monitor === fresh.name);
+    // The streak ran on, unbroken, across the kill: one window counted once, part by the killed
+    // process and the rest (at least the stop) by the new one.
+    expect(window.map((t) => `${t.signal}/${t.phase}/${t.idleStreak}`)).toEqual([
+      'Busy/Ready/0',
+      ...Array.from({ length: WINDOW_TICKS - 1 }, (_, i) => `Idle/Ready/${i + 1}`),
       'Idle/Down/0',
     ]);
-    expect(stopIndex - from).toBe(WINDOW_TICKS - 3);
+    expect(window).toEqual([...byKilled, ...byFresh]);
+    expect(byKilled.length).toBeGreaterThanOrEqual(2);
+    expect(byFresh.length).toBeGreaterThanOrEqual(1);
     if (process.env.IDLE_E2E_TABLE) process.stdout.write(`\n${formatTicks(ticks)}\n`);
   });
 });

@@ -1,14 +1,59 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { HealthModule, PlatformModule, type AppStart } from '@podwarden/platform';
-import { IdleTickWorker } from './idle-tick-worker';
+import type { PodwardenConfig } from '@podwarden/policies';
+import type { RunPodClient } from '@podwarden/runpod-client';
+import {
+  CONFIG,
+  HealthModule,
+  IDLE_TICK_QUEUE,
+  IdleStateStore,
+  KeepAliveStore,
+  LOGGER,
+  PlatformModule,
+  QueuesModule,
+  RUNPOD_CLIENT,
+  StopService,
+  configureProcessor,
+  type AppLogger,
+  type AppStart,
+} from '@podwarden/platform';
+import { IdleTickService } from './idle/idle-tick.service';
+import { IdleTickProcessor } from './idle-tick.processor';
+import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
+
+/** A tick's job lock outlasts two ticks, and at least 30 s, so a slow tick is not taken for a stalled one. */
+export function idleTickLockMs(config: PodwardenConfig): number {
+  return Math.max(30_000, config.checkSeconds * 2000);
+}
 
 @Module({})
 export class IdleMonitorModule {
   static forRoot(start: AppStart): DynamicModule {
+    // One tick at a time per replica; a stalled tick is re-delivered once (its re-run is recognised by its id).
+    configureProcessor(IdleTickProcessor, IDLE_TICK_QUEUE, {
+      concurrency: 1,
+      lockDuration: idleTickLockMs(start.config),
+      maxStalledCount: 1,
+    });
     return {
       module: IdleMonitorModule,
-      imports: [PlatformModule.forRoot(start), HealthModule],
-      providers: [IdleTickWorker],
+      imports: [PlatformModule.forRoot(start), QueuesModule.forRoot(IDLE_TICK_QUEUE), HealthModule],
+      providers: [
+        {
+          provide: IdleTickService,
+          useFactory: (
+            config: PodwardenConfig,
+            client: RunPodClient,
+            store: IdleStateStore,
+            stops: StopService,
+            keepAlives: KeepAliveStore,
+            logger: AppLogger,
+          ) =>
+            new IdleTickService({ config, client, store, stops, keepAlives, logger, now: () => Date.now() }),
+          inject: [CONFIG, RUNPOD_CLIENT, IdleStateStore, StopService, KeepAliveStore, LOGGER],
+        },
+        IdleTickProcessor,
+        IdleTickSchedulerService,
+      ],
     };
   }
 }

@@ -6,20 +6,24 @@ describe('default scenario', () => {
   const catalog = DEFAULT_SCENARIO.catalog;
   const inEuRo1 = (gpu: CatalogGpu): string | null =>
     gpu.dataCenters.find((dc) => dc.id === 'EU-RO-1')?.availability ?? null;
-  const eligibleUnder = (cap: number): string[] =>
-    catalog
-      .filter((gpu) => {
-        const availability = inEuRo1(gpu);
-        const vramOk = gpu.memory === null || gpu.memory >= 32;
-        return (
-          availability !== null &&
-          availability !== 'NONE' &&
-          vramOk &&
-          gpu.price.secure !== null &&
-          gpu.price.secure <= cap
-        );
-      })
-      .map((gpu) => gpu.id);
+  /**
+   * The EU-RO-1 rows of the documented table (docs/simulator.md), as literal data, with the verdict each
+   * earns under the defaults (1.00 USD/h cap, 32 GB floor, no allowlist). The simulator cannot import the
+   * wake's rule; test/contract/catalog.e2e-spec.ts runs that rule over this catalog and must agree.
+   */
+  const EU_RO_1_ROWS: ReadonlyArray<
+    [id: string, vramGb: number | null, secure: number | null, availability: string, verdict: string]
+  > = [
+    ['NVIDIA RTX A6000', 48, 0.49, 'LOW', 'eligible'],
+    ['NVIDIA GeForce RTX 4090', 24, 0.69, 'HIGH', 'below the 32 GB floor'],
+    ['NVIDIA RTX A5000', 24, 0.27, 'MEDIUM', 'below the 32 GB floor'],
+    ['NVIDIA RTX 6000 Ada Generation', 48, 0.77, 'NONE', 'no capacity'],
+    ['NVIDIA A40', 48, null, 'HIGH', 'no secure price'],
+    ['NVIDIA L40S', 48, 1.09, 'MEDIUM', 'above the cap'],
+    ['NVIDIA A100 80GB PCIe', 80, 1.59, 'MEDIUM', 'above the cap'],
+    ['NVIDIA RTX PRO 6000 Blackwell Server Edition', 96, 1.79, 'MEDIUM', 'above the cap'],
+    ['AMD Instinct MI300X OAM', 192, 2.49, 'LOW', 'above the cap'],
+  ];
   const byId = (id: string): CatalogGpu => {
     const gpu = catalog.find((g) => g.id === id);
     if (gpu === undefined) throw new Error(`missing ${id}`);
@@ -31,8 +35,17 @@ describe('default scenario', () => {
     expect(catalog.filter((gpu) => inEuRo1(gpu) === null).length).toBeGreaterThan(catalog.length / 2);
   });
 
-  it('exactly one GPU (the RTX A6000 at 0.49, LOW) is eligible under a 1.00 cap in EU-RO-1', () => {
-    expect(eligibleUnder(1.0)).toEqual(['NVIDIA RTX A6000']);
+  it('EU-RO-1 offers exactly the documented rows, in catalog order, with their VRAM, secure price and availability', () => {
+    const offered = catalog.filter((gpu) => inEuRo1(gpu) !== null);
+    expect(offered.map((gpu) => [gpu.id, gpu.memory, gpu.price.secure, inEuRo1(gpu)])).toEqual(
+      EU_RO_1_ROWS.map(([id, vram, secure, availability]) => [id, vram, secure, availability]),
+    );
+  });
+
+  it('exactly one GPU (the RTX A6000 at 0.49, LOW) is documented eligible under a 1.00 cap in EU-RO-1', () => {
+    expect(EU_RO_1_ROWS.filter((row) => row[4] === 'eligible').map((row) => row[0])).toEqual([
+      'NVIDIA RTX A6000',
+    ]);
     expect(byId('NVIDIA RTX A6000')).toMatchObject({ memory: 48, price: { secure: 0.49 } });
     expect(inEuRo1(byId('NVIDIA RTX A6000'))).toBe('LOW');
   });

@@ -59,9 +59,14 @@ describe('fault injection (tests and demos only)', () => {
       () => 'answered',
       (error: { name?: string }) => error.name,
     );
-    setTimeout(() => controller.abort(), 20);
+    // Abort once the create is inside the simulator (it took the delay fault), not after a guessed time.
+    await until(
+      async () => ((await h.admin('GET', '/faults')).json as { faults: unknown[] }).faults.length === 0,
+    );
+    controller.abort();
     expect(await aborted).toBe('AbortError');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The simulator records a call once it has answered it: after the delay, with the pod placed.
+    await until(async () => (await h.admin('GET', '/calls?method=POST')).text.includes('"path":"/pods"'));
     expect(await h.listIds()).toHaveLength(1);
   });
 
@@ -201,3 +206,12 @@ describe('fault injection (tests and demos only)', () => {
     expect((await h.admin('GET', '/faults')).json).toEqual({ faults: [] });
   });
 });
+
+/** Polls until the check holds (requests reach the server asynchronously); a generous deadline, never a window. */
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -162,17 +162,26 @@ describe('pod lifecycle over REST v2', () => {
 });
 
 describe('pod lifecycle on the real clock', () => {
-  it('with short timings a created pod serves /metrics within a second of wall time', async () => {
+  it('with short timings a created pod comes to serve /metrics on the wall clock, never before its boot is over', async () => {
     const h = await SimHarness.start({ timings: SHORT_TIMINGS, now: () => Date.now() });
+    const bootMs =
+      SHORT_TIMINGS.provisioningMs +
+      SHORT_TIMINGS.startingMs +
+      SHORT_TIMINGS.gpuAttachMs +
+      SHORT_TIMINGS.modelLoadMs;
     try {
+      const asked = Date.now();
       const pod = await h.createPod();
-      const deadline = Date.now() + 1000;
-      let status = 0;
-      while (Date.now() < deadline && status !== 200) {
-        status = (await h.proxy(pod.id, '/metrics')).status;
-        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 10));
+      // A generous deadline for a busy machine: how fast is a benchmark's question, not this spec's.
+      const deadline = Date.now() + 10_000;
+      const statuses: number[] = [];
+      while (statuses.at(-1) !== 200 && Date.now() < deadline) {
+        statuses.push((await h.proxy(pod.id, '/metrics')).status);
       }
-      expect(status).toBe(200);
+      const servedAfter = Date.now() - asked;
+
+      expect(statuses.at(-1)).toBe(200);
+      expect(servedAfter).toBeGreaterThanOrEqual(bootMs);
     } finally {
       await h.close();
     }

@@ -42,12 +42,12 @@ describe('pod proxy: vLLM emulation', () => {
       headers,
     });
   /** Polls until the condition holds (requests reach the server asynchronously). */
-  const eventually = async (check: () => Promise<boolean>): Promise<void> => {
-    for (let i = 0; i < 100; i += 1) {
-      if (await check()) return;
+  const eventually = async (check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`condition never held within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    throw new Error('condition never held');
   };
 
   it('/metrics is Prometheus text: HELP and TYPE for every family, the vLLM gauges and counters with model_name', async () => {

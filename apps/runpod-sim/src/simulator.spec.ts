@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { startSimulator } from './simulator';
-import { Problem, send, SimHarness } from './testing/sim-harness';
+import { parseExposition, Problem, sampleValue, send, SimHarness } from './testing/sim-harness';
 
 describe('startSimulator', () => {
   it('port 0 picks a free port and the URLs point at it', async () => {
@@ -37,19 +37,38 @@ describe('startSimulator', () => {
     const pod = await h.createPod();
     await h.admin('POST', '/faults', { route: 'list', kind: 'delay', delayMs: 60_000 });
     const held = [
-      h
-        .proxy(pod.id, '/v1/chat/completions', {
-          method: 'POST',
-          body: { messages: [{ role: 'user', content: 'x' }], sim_duration_ms: 60_000 },
-        })
-        .catch(() => 'closed'),
-      h.api('GET', '/pods').catch(() => 'closed'),
-    ];
-    await new Promise((resolve) => setTimeout(resolve, 50));
+      h.proxy(pod.id, '/v1/chat/completions', {
+        method: 'POST',
+        body: { messages: [{ role: 'user', content: 'x' }], sim_duration_ms: 60_000 },
+      }),
+      h.api('GET', '/pods'),
+    ].map((request) => request.then((answer) => `answered ${answer.status}`, transportErrorCode));
+    // Both requests are inside the simulator: the list took the delay fault, the chat is in flight.
+    await until(async () => {
+      const faults = (await h.admin('GET', '/faults')).json as { faults: unknown[] };
+      const metrics = parseExposition((await h.proxy(pod.id, '/metrics')).text).samples;
+      return faults.faults.length === 0 && sampleValue(metrics, 'vllm:num_requests_running') === 1;
+    });
     await h.close();
-    expect(await Promise.all(held)).toEqual(['closed', 'closed']);
+    // Cut off by the server, not refused at connect and not answered.
+    expect(await Promise.all(held)).toEqual(['UND_ERR_SOCKET', 'UND_ERR_SOCKET']);
   });
 });
+
+/** The code of the transport error behind a failed fetch ('UND_ERR_SOCKET' when the server cut it off). */
+function transportErrorCode(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  return typeof cause?.code === 'string' ? cause.code : `no transport code: ${String(error)}`;
+}
+
+/** Polls until the check holds (requests reach the server asynchronously); a generous deadline, never a window. */
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe('robustness', () => {
   let h: SimHarness;
@@ -81,9 +100,11 @@ describe('robustness', () => {
     expect(result.headers.get('content-type')).toBe('application/problem+json');
   });
 
-  it('a body over 1 MB is refused with 413, and the simulator keeps serving', async () => {
-    const result = await h.api('POST', '/pods', 'x'.repeat(1024 * 1024 + 1)).catch(() => null);
-    if (result !== null) expect(result.status).toBe(413);
+  it('a body over 1 MB is refused with 413 (the rest of the body is drained, so the answer arrives), and the simulator keeps serving', async () => {
+    const result = await h.api('POST', '/pods', 'x'.repeat(1024 * 1024 + 1));
+    expect(result.status).toBe(413);
+    expect(result.headers.get('content-type')).toBe('application/problem+json');
+    expect(await h.listIds()).toEqual([]);
     expect((await h.api('GET', '/pods')).status).toBe(200);
   });
 

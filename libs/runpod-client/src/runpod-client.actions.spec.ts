@@ -10,7 +10,7 @@ import {
   onlyCall,
   pod,
   type MockRunPod,
-} from './mock-runpod-harness.test';
+} from './testing/mock-runpod-harness';
 import type { RunPodClient } from './runpod-client';
 import type { PodActionResult } from './pod-action-result';
 

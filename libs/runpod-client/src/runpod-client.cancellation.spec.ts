@@ -1,4 +1,4 @@
-import { JSON_HEADERS, mockRunPod, pod, type MockRunPod } from './mock-runpod-harness.test';
+import { JSON_HEADERS, mockRunPod, pod, type MockRunPod } from './testing/mock-runpod-harness';
 import type { RunPodClient } from './runpod-client';
 
 const REQUEST = { name: 'n', templateId: 't', dataCenterId: 'EU-RO-1', gpuId: 'g', volumeId: 'v' };

@@ -5,7 +5,7 @@ import {
   mockRunPod,
   onlyCall,
   type MockRunPod,
-} from './mock-runpod-harness.test';
+} from './testing/mock-runpod-harness';
 
 const CATALOG_PATH = '/v2/catalog/gpus?include=AVAILABILITY&product=POD';
 

@@ -9,7 +9,7 @@ import {
   onlyCall,
   pod,
   type MockRunPod,
-} from './mock-runpod-harness.test';
+} from './testing/mock-runpod-harness';
 
 const REQUEST = {
   name: 'podwarden-qwen-20261130T101500Z',

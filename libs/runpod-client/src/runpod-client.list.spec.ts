@@ -1,3 +1,4 @@
+import { LEVEL } from '@podwarden/testing';
 import {
   API_ORIGIN,
   CONTROL_PLANE_HEADERS,
@@ -8,7 +9,8 @@ import {
   onlyCall,
   pod,
   type MockRunPod,
-} from './mock-runpod-harness.test';
+  fieldsOf,
+} from './testing/mock-runpod-harness';
 
 describe('RunPodClient.listPods', () => {
   let mock: MockRunPod;
@@ -161,11 +163,9 @@ describe('RunPodClient.lookupByVolume', () => {
   it('warns when more than one pod sits on the volume', async () => {
     mock.api.intercept({ method: 'GET', path: '/v2/pods' }).reply(200, [pod({ id: 'a' }), pod({ id: 'b' })]);
     await mock.client.lookupByVolume('vol-eu-ro-1');
-    expect(mock.logs.lines).toContainEqual({
-      level: 'warn',
-      obj: { op: 'lookup', volumeId: 'vol-eu-ro-1', podIds: ['a', 'b'] },
-      msg: 'more than one pod on the volume',
-    });
+    const warnings = mock.logs.find('more than one pod on the volume');
+    expect(warnings.map((line) => line.level)).toEqual([LEVEL.warn]);
+    expect(fieldsOf(warnings[0])).toEqual({ op: 'lookup', volumeId: 'vol-eu-ro-1', podIds: ['a', 'b'] });
   });
 
   it('is not-found only when the list was read and nothing matched', async () => {

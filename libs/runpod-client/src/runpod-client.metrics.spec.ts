@@ -7,7 +7,7 @@ import {
   mockRunPod,
   onlyCall,
   type MockRunPod,
-} from './mock-runpod-harness.test';
+} from './testing/mock-runpod-harness';
 import { BROWSER_USER_AGENT, RunPodClient } from './runpod-client';
 
 const METRICS_PATH = '/proxy/abc123-8000/metrics';

@@ -1,3 +1,4 @@
+import { LEVEL } from '@podwarden/testing';
 import {
   API_ORIGIN,
   CONTROL_PLANE_HEADERS,
@@ -9,7 +10,8 @@ import {
   onlyCall,
   pod,
   type MockRunPod,
-} from './mock-runpod-harness.test';
+  fieldsOf,
+} from './testing/mock-runpod-harness';
 
 describe('RunPodClient.observePod', () => {
   let mock: MockRunPod;
@@ -190,10 +192,14 @@ describe('RunPodClient.observePod', () => {
   it('logs a refusal at warn with its problem detail and never the headers', async () => {
     answer(500, { title: 'Internal', detail: 'database down' }, PROBLEM_HEADERS);
     await mock.client.observePod('abc123');
-    expect(mock.logs.lines).toContainEqual({
-      level: 'warn',
-      obj: { op: 'observe', method: 'GET', path: '/pods/abc123', httpStatus: 500, detail: 'database down' },
-      msg: 'runpod call refused',
+    const refusals = mock.logs.find('runpod call refused');
+    expect(refusals.map((line) => line.level)).toEqual([LEVEL.warn]);
+    expect(fieldsOf(refusals[0])).toEqual({
+      op: 'observe',
+      method: 'GET',
+      path: '/pods/abc123',
+      httpStatus: 500,
+      detail: 'database down',
     });
     expect(JSON.stringify(mock.logs.lines)).not.toMatch(/authorization|bearer/i);
   });

@@ -7,7 +7,7 @@ import {
   mockRunPod,
   pod,
   type MockRunPod,
-} from './mock-runpod-harness.test';
+} from './testing/mock-runpod-harness';
 
 const REQUEST = { name: 'n', templateId: 't', dataCenterId: 'EU-RO-1', gpuId: 'g', volumeId: 'v' };
 const ECHO = { title: `bad key ${FAKE_KEY}`, status: 401, detail: `key ${FAKE_KEY} is not valid` };

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { RunPodClient } from './runpod-client';
 import {
   API_ORIGIN,
@@ -6,7 +8,7 @@ import {
   PROXY_TEMPLATE,
   mockRunPod,
   onlyCall,
-} from './mock-runpod-harness.test';
+} from './testing/mock-runpod-harness';
 
 const REQUEST = { name: 'n', templateId: 't', dataCenterId: 'EU-RO-1', gpuId: 'g', volumeId: 'v' };
 
@@ -76,13 +78,31 @@ describe('RunPodClient configuration', () => {
     await mock.finish();
   });
 
-  it('closes the connection pool it created', async () => {
+  it('closes the connection pool it created: a request after close is refused and reaches no server', async () => {
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
     const client = new RunPodClient({
       apiKey: FAKE_KEY,
-      baseUrl: BASE_URL,
+      baseUrl: `http://127.0.0.1:${port}/v2`,
       proxyUrlTemplate: PROXY_TEMPLATE,
     });
-    await expect(client.close()).resolves.toBeUndefined();
+    try {
+      const before = await client.listPods();
+      await client.close();
+      const after = await client.listPods();
+
+      expect(before).toEqual({ kind: 'listed', pods: [] });
+      expect(after).toEqual({ kind: 'unreadable', reason: 'transport error: UND_ERR_DESTROYED' });
+      expect(requests).toEqual(['GET /v2/pods']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('leaves an injected dispatcher open for its owner', async () => {

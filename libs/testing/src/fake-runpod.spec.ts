@@ -82,4 +82,16 @@ describe(FakeRunPod.name, () => {
     expect(await fake.listPods()).toEqual({ kind: 'listed', pods: [] });
     expect(fake.count('list')).toBe(1);
   });
+
+  it('honours an aborted signal only when asked: the call rejects with its reason and is not logged', async () => {
+    const fake = new FakeRunPod().setPod('p1');
+    const reason = new Error('cancelled');
+    const aborted = AbortSignal.abort(reason);
+    expect((await fake.listPods(aborted)).kind).toBe('listed');
+    fake.honoursSignals = true;
+    await expect(fake.listPods(aborted)).rejects.toBe(reason);
+    await expect(fake.stopPod('p1', aborted)).rejects.toBe(reason);
+    expect(await fake.observePod('p1', new AbortController().signal)).toEqual(found('p1', 'Running', 1));
+    expect(fake.calls).toEqual(['list', 'observe p1']);
+  });
 });

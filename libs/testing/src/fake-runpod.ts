@@ -83,6 +83,12 @@ export class FakeRunPod implements RunPodControlPlane {
   holdNextList: Promise<void> | null = null;
   /** When set, listPods throws (the real client never should; callers must still cope). */
   listThrows = false;
+  /**
+   * Opt-in: a call made with an already-aborted signal rejects with the
+   * signal's reason and is not logged, as the real client rejects without
+   * sending anything; so a spec proves a caller's signal reached the call.
+   */
+  honoursSignals = false;
 
   private readonly world = new Map<string, FakePod>();
   private listUnreadable: string | null = null;
@@ -245,12 +251,14 @@ export class FakeRunPod implements RunPodControlPlane {
     this.readDelayMs = 0;
     this.holdNextList = null;
     this.listThrows = false;
+    this.honoursSignals = false;
     this.isConfigured = true;
   }
 
   // ---- the client surface ----------------------------------------------------------------
 
-  async listPods(): Promise<PodList> {
+  async listPods(signal?: AbortSignal): Promise<PodList> {
+    this.refuseIfAborted(signal);
     const call = this.log('list');
     const hold = this.holdNextList;
     this.holdNextList = null;
@@ -262,7 +270,8 @@ export class FakeRunPod implements RunPodControlPlane {
     return { kind: 'listed', pods: [...this.world.values()].map(listedOf) };
   }
 
-  async observePod(podId: string): Promise<PodObservation> {
+  async observePod(podId: string, signal?: AbortSignal): Promise<PodObservation> {
+    this.refuseIfAborted(signal);
     const call = this.log(`observe ${podId}`);
     await this.readDelay();
     const script = this.observations.get(podId);
@@ -270,7 +279,8 @@ export class FakeRunPod implements RunPodControlPlane {
     return observationOf(podId, this.world.get(podId));
   }
 
-  async getActivity(podId: string, port: number): Promise<PodActivity | null> {
+  async getActivity(podId: string, port: number, signal?: AbortSignal): Promise<PodActivity | null> {
+    this.refuseIfAborted(signal);
     const call = this.log(`metrics ${podId}`);
     this.scrapedPorts.push(`${podId}:${port}`);
     const script = this.activities.get(podId);
@@ -278,32 +288,37 @@ export class FakeRunPod implements RunPodControlPlane {
     return this.world.get(podId)?.metrics ?? null;
   }
 
-  async startPod(podId: string): Promise<PodActionResult> {
+  async startPod(podId: string, signal?: AbortSignal): Promise<PodActionResult> {
+    this.refuseIfAborted(signal);
     const call = this.log(`start ${podId}`);
     if (this.starts.hasAnswer) return this.starts.answer(podId, call);
     return actionOf(this.world.get(podId)?.start, 200);
   }
 
-  async stopPod(podId: string): Promise<PodActionResult> {
+  async stopPod(podId: string, signal?: AbortSignal): Promise<PodActionResult> {
+    this.refuseIfAborted(signal);
     const call = this.log(`stop ${podId}`);
     if (this.stops.hasAnswer) return this.stops.answer(podId, call);
     return actionOf(this.world.get(podId)?.stop, 200);
   }
 
-  async terminatePod(podId: string): Promise<PodActionResult> {
+  async terminatePod(podId: string, signal?: AbortSignal): Promise<PodActionResult> {
+    this.refuseIfAborted(signal);
     const call = this.log(`terminate ${podId}`);
     if (this.terminations.hasAnswer) return this.terminations.answer(podId, call);
     return actionOf(this.world.get(podId)?.terminate, 204);
   }
 
-  async createPod(request: CreatePodRequest): Promise<CreatePodResult> {
+  async createPod(request: CreatePodRequest, signal?: AbortSignal): Promise<CreatePodResult> {
+    this.refuseIfAborted(signal);
     this.createRequests.push(request);
     const call = this.log(`create ${request.gpuId}`);
     if (!this.creates.hasAnswer) throw new UnexpectedCallError(call);
     return this.creates.answer(request, call);
   }
 
-  async getCatalog(): Promise<GpuCatalogEntry[]> {
+  async getCatalog(signal?: AbortSignal): Promise<GpuCatalogEntry[]> {
+    this.refuseIfAborted(signal);
     const call = this.log('catalog');
     return this.catalogs.hasAnswer ? this.catalogs.answer(undefined, call) : [];
   }
@@ -317,6 +332,10 @@ export class FakeRunPod implements RunPodControlPlane {
   /** For code typed on the whole client (the stop service); the fake answers every method it calls. */
   asRunPodClient(): RunPodClient {
     return this as unknown as RunPodClient;
+  }
+
+  private refuseIfAborted(signal: AbortSignal | undefined): void {
+    if (this.honoursSignals && signal?.aborted) throw signal.reason;
   }
 
   // Logged synchronously, before any await, so parallel calls keep their order.

@@ -1,11 +1,11 @@
 import { RunPodClient, type CreatePodRequest, type RunPodClientOptions } from '@podwarden/runpod-client';
+import { captureLogs, type CapturedLogs } from '@podwarden/testing';
 import type { ControlPlaneCall, ProxyStats } from '../../../apps/runpod-sim/src/call-log';
 import {
   startSimulator,
   type RunningSimulator,
   type SimOptions,
 } from '../../../apps/runpod-sim/src/simulator';
-import { CapturedLogger } from './captured-logger';
 import { ManualClock } from './manual-clock';
 
 /**
@@ -92,8 +92,8 @@ export function createRequest(overrides: Partial<CreatePodRequest> = {}): Create
 }
 
 export class ContractHarness {
-  /** Every client built here logs into this one logger. */
-  readonly logger = new CapturedLogger();
+  /** Every client built here logs into this one capture (a real pino logger, unredacted, so a leak shows). */
+  readonly logs: CapturedLogs = captureLogs();
   /** The client as production builds it (default timeouts), with the simulator's key. */
   readonly client: RunPodClient;
   /** Same key, tiny timeouts: for delay faults that must outlast the client. */
@@ -126,7 +126,7 @@ export class ContractHarness {
       apiKey: CONTRACT_API_KEY,
       baseUrl: this.sim.baseUrl,
       proxyUrlTemplate: this.sim.proxyUrlTemplate,
-      logger: this.logger,
+      logger: this.logs.logger,
       ...overrides,
     });
     this.clients.push(client);
@@ -140,7 +140,7 @@ export class ContractHarness {
   /** Back to the startup scenario (patched by `scenario`): no pods, faults, calls or scrapes. */
   async reset(scenario?: Record<string, unknown>): Promise<void> {
     await this.admin('POST', '/reset', scenario);
-    this.logger.clear();
+    this.logs.clear();
   }
 
   async putConfig(patch: Record<string, unknown>): Promise<void> {

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { connectTestRedis } from '@podwarden/testing';
 import type { AppProcess } from '../../support/app-process';
 import { VOLUME_ID, type Stack } from '../../support/stack';
 import { REDIS_URL, TEST_API_KEY } from '../../support/test-env';
@@ -33,6 +34,13 @@ export const FAST_IDLE_ENV: Record<string, string> = {
 /** Idle observations that stop a pod under FAST_IDLE_ENV: ceil(0.1 min × 60 / 1 s). */
 export const WINDOW_TICKS = 6;
 
+/**
+ * How long a spec waits for an event a few ticks away: far longer than the
+ * ticks themselves, so a busy machine that runs ticks late still passes.
+ * Specs assert the order and count of what happened, never how fast.
+ */
+export const EVENT_DEADLINE_MS = 30_000;
+
 export type Signal = 'Busy' | 'Idle' | 'UnreachableButRunning' | 'Booting' | 'NotRunning' | 'Unknown';
 export type Phase = 'Down' | 'Booting' | 'Ready';
 
@@ -51,12 +59,12 @@ export interface TickLine {
   readonly bootingTicks: number;
 }
 
-/** Every 'idle tick' line of `pod` across the given monitors, in tick order. */
 /** Tick lines of ticks scheduled after `since` (epoch ms), across every monitor process. */
 export function ticksSince(monitors: readonly AppProcess[], since: number, pod = 'qwen'): TickLine[] {
   return tickLines(monitors, pod).filter((t) => (t.scheduledAt ?? t.at) > since);
 }
 
+/** Every 'idle tick' line of `pod` across the given monitors, in tick order. */
 export function tickLines(monitors: readonly AppProcess[], pod = 'qwen'): TickLine[] {
   const ticks: TickLine[] = [];
   for (const monitor of monitors) {
@@ -241,10 +249,11 @@ export interface StoredIdleRecord {
     lastTickAt: number | null;
   };
   readonly updatedAt: number | null;
+  readonly lastTickId: string | null;
 }
 
 export class IdleStateReader {
-  private readonly redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  private readonly redis: Redis = connectTestRedis(REDIS_URL);
 
   constructor(private readonly prefix: string) {}
 
@@ -318,7 +327,7 @@ export async function emptyVolume(
   await waitForTick(
     monitors,
     (t) => t.scheduledAt !== null && t.scheduledAt > resetAt && t.signal === 'NotRunning',
-    15_000,
+    EVENT_DEADLINE_MS,
     'a NotRunning tick after the reset',
     pod,
   );
@@ -357,9 +366,71 @@ export async function waitForStopAndTick(
   const stopTick = await waitForTick(
     () => stack.idleMonitors,
     (t) => isStopTick(t) && t.at >= recordedAt,
-    5_000,
+    EVENT_DEADLINE_MS,
     `the tick line of the stop of ${podId}`,
     pod,
   );
   return { stops, stopTick };
+}
+
+/** The vLLM gauge of requests in flight, as the simulated pod's /metrics reports it right now. */
+export async function requestsRunning(stack: Stack, podId: string, port = 8000): Promise<number> {
+  const text = await (await fetch(`${stack.simUrl}/proxy/${podId}-${port}/metrics`)).text();
+  const match = /^vllm:num_requests_running\{[^}]*\} (\S+)$/m.exec(text);
+  return match === null ? Number.NaN : Number(match[1]);
+}
+
+/** A chat turn held in flight until `finish()`: the simulator's clock is sped up until it ends, then restored. */
+export interface HeldChat {
+  /** Test-process time by which the simulator had the request in flight. */
+  readonly inFlightAt: number;
+  /** Ends the turn; resolves with its HTTP status and the test-process time it was answered. */
+  finish(): Promise<{ status: number; endedAt: number }>;
+}
+
+export async function holdChat(stack: Stack, podId: string): Promise<HeldChat> {
+  const answered = chat(stack, podId, 3_600_000).then((status) => ({ status, endedAt: Date.now() }));
+  // Awaited in finish(); a test that fails before then must not leave an unhandled rejection behind.
+  answered.catch(() => undefined);
+  const inFlightAt = await waitFor(
+    async () => ((await requestsRunning(stack, podId)) >= 1 ? Date.now() : undefined),
+    'the chat in flight',
+  );
+  return {
+    inFlightAt,
+    finish: async () => {
+      const sped = await stack.simRequest('PUT', '/_sim/config', { speed: 100_000 });
+      if (sped.status !== 200) throw new Error(`sim speed: ${sped.status}`);
+      try {
+        return await answered;
+      } finally {
+        await stack.simRequest('PUT', '/_sim/config', { speed: 1 });
+      }
+    },
+  };
+}
+
+/** Polls until the check answers a value, with the generous event deadline. */
+export async function waitFor<T>(
+  check: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = EVENT_DEADLINE_MS,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/** Waits for the next tick line of `pod` after `after` (the tick line, or an epoch time). */
+export function nextTick(
+  monitors: () => readonly AppProcess[],
+  after: TickLine | number,
+  pod = 'qwen',
+): Promise<TickLine> {
+  const at = typeof after === 'number' ? after : after.at;
+  return waitForTick(monitors, (t) => t.at > at, EVENT_DEADLINE_MS, 'the next tick', pod);
 }

@@ -11,7 +11,7 @@ async function triggers(h: IdleTickHarness): Promise<string[]> {
   return (await h.actionsOf()).map((a) => `${a.action} ${a.podId} ${a.trigger} ok=${a.ok}`);
 }
 
-describe('IdleTick: boot grace and the runtime cap', () => {
+describe('IdleTickService: boot grace and the runtime cap', () => {
   it.each([
     // RUNPOD_BOOT_GRACE_MINUTES, ticks at CHECK_SECONDS 1: ceil(grace × 60 / 1)
     ['0.02', 2],

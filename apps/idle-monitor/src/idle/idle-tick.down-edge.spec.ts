@@ -1,7 +1,7 @@
 import { INITIAL_IDLE_STATE } from '@podwarden/policies';
 import type { IdleTickHarness } from './testing/idle-tick-harness';
 import { idleTickHarnesses } from './testing/idle-tick-harness';
-import { REFUSED_STOP_DETAIL, REFUSED_STOP_STATUS } from './testing/fake-idle-control-plane';
+import { FAKE_REFUSED_DETAIL, FAKE_REFUSED_STATUS } from '@podwarden/testing';
 
 const harness = idleTickHarnesses();
 
@@ -23,7 +23,7 @@ async function untilIdleStopIsDue(h: IdleTickHarness): Promise<void> {
   await h.lines(6);
 }
 
-describe('IdleTick: the Down edge and refused stops', () => {
+describe('IdleTickService: the Down edge and refused stops', () => {
   it('stop→start with the same id: the accepted stop resets the state and drops baselines, and the new process enters Ready with an empty streak and a fresh readySince', async () => {
     const h = harness();
     await untilIdleStopIsDue(h);
@@ -73,8 +73,12 @@ describe('IdleTick: the Down edge and refused stops', () => {
     expect(restarting.line).toBe('Booting idle=0 boot=1 ready=- up=1s | list, metrics p1, observe p1');
     expect(restarting.record.baselines).toEqual({});
     expect(back.line).toBe('Ready idle=0 boot=0 ready=6s up=1s | list, metrics p1');
-    expect(h.logs.messages('info').filter((m) => m.includes('starting again'))).toEqual([
-      'pod p1 is starting again; readiness cleared',
+    expect(h.logs.find('starting again')).toEqual([
+      expect.objectContaining({
+        pod: 'qwen',
+        podId: 'p1',
+        msg: 'pod p1 is starting again; readiness cleared',
+      }),
     ]);
     expect(readyLines(h)).toEqual([
       '[idle-monitor] pod p1 ready after 0s (boot grace 20m00s)',
@@ -118,8 +122,8 @@ describe('IdleTick: the Down edge and refused stops', () => {
         podId: 'p1',
         trigger: 'idle',
         ok: false,
-        httpStatus: REFUSED_STOP_STATUS,
-        detail: REFUSED_STOP_DETAIL,
+        httpStatus: FAKE_REFUSED_STATUS,
+        detail: FAKE_REFUSED_DETAIL,
       }),
       expect.objectContaining({ action: 'Stop', podId: 'p1', trigger: 'idle', ok: true, httpStatus: 200 }),
     ]);
@@ -170,6 +174,12 @@ describe('IdleTick: the Down edge and refused stops', () => {
       'would stop p1 (idle)',
       'would stop p1 (idle)',
     ]);
+    expect(h.logs.find('would stop')[0]).toMatchObject({
+      pod: 'qwen',
+      podId: 'p1',
+      reason: 'idle',
+      dryRun: true,
+    });
     expect(await h.actionsOf()).toEqual([]);
   });
 

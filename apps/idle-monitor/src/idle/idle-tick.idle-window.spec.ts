@@ -1,3 +1,4 @@
+import { LEVEL } from '@podwarden/testing';
 import type { IdleTickHarness } from './testing/idle-tick-harness';
 import { idleTickHarnesses } from './testing/idle-tick-harness';
 
@@ -13,7 +14,7 @@ function scrape(h: IdleTickHarness, completed: number | null, active = 0): void 
   h.fake.setPod('p1', { metrics: { active, completed } });
 }
 
-describe('IdleTick: the idle window', () => {
+describe('IdleTickService: the idle window', () => {
   it('with counters, an unused pod stops on the 6th idle scrape after the ready scrape (which seeds the baseline), never during a long model load', async () => {
     const h = harness();
     metricsDown(h);
@@ -42,6 +43,40 @@ describe('IdleTick: the idle window', () => {
       'Down idle=0 boot=0 ready=- up=- | list, metrics p1, stop p1 => idle',
     ]);
     expect((await h.store.load('qwen')).baselines).toEqual({});
+    // One 'idle tick' debug line per tick (the end-to-end specs read them); the stopping one names
+    // the counters that fired, before the stop reset them.
+    const tickLines = h.logs.find('idle tick');
+    expect(tickLines).toHaveLength(15);
+    expect(tickLines[13]).toEqual(
+      expect.objectContaining({
+        pod: 'qwen',
+        tickId: 'tick-14',
+        signal: 'Idle',
+        phase: 'Ready',
+        idleStreak: 5,
+      }),
+    );
+    expect(tickLines[13]).not.toHaveProperty('stop');
+    expect(tickLines[14]).toEqual(
+      expect.objectContaining({
+        level: LEVEL.debug,
+        pod: 'qwen',
+        tickId: 'tick-15',
+        signal: 'Idle',
+        phase: 'Down',
+        idleStreak: 0,
+        bootingTicks: 0,
+        stop: 'idle',
+        stopAccepted: true,
+        streakAtStop: 6,
+        bootingTicksAtStop: 0,
+      }),
+    );
+    expect(tickLines[0]).toMatchObject({
+      signal: 'UnreachableButRunning',
+      phase: 'Booting',
+      bootingTicks: 1,
+    });
     expect(await h.actionsOf()).toEqual([
       expect.objectContaining({
         podName: 'qwen',

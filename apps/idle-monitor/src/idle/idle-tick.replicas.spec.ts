@@ -18,7 +18,7 @@ function count(calls: readonly string[], call: string): number {
   return calls.filter((c) => c === call).length;
 }
 
-describe('IdleTick: re-runs and replicas', () => {
+describe('IdleTickService: re-runs and replicas', () => {
   it('a tick re-run with the same tick id (a stalled job delivered again) changes nothing and stops nothing', async () => {
     const h = harness();
     scrape(h, 0);
@@ -45,6 +45,17 @@ describe('IdleTick: re-runs and replicas', () => {
     expect(late.get('qwen')).toEqual({ kind: 'skipped', why: 'already-ticked' });
     expect(await h.store.load('qwen')).toEqual(before);
     expect(before.lastTickScheduledAt).toBe(2_000);
+  });
+
+  it('another job scheduled at the same time as the last tick counted is skipped too: one observation per scheduled time', async () => {
+    const h = harness();
+    scrape(h, 0);
+    await h.tick.run('tick-a', 1_000);
+    const before = await h.store.load('qwen');
+    const twin = await h.tick.run('tick-a-twin', 1_000);
+
+    expect(twin.get('qwen')).toEqual({ kind: 'skipped', why: 'already-ticked' });
+    expect(await h.store.load('qwen')).toEqual(before);
   });
 
   it('two replicas running the same tick at once evaluate the pod once: one scrape, one stop at most', async () => {

@@ -1,50 +1,66 @@
 import { randomUUID } from 'node:crypto';
 import {
   advanceIdle,
-  afterStop,
   aggregateSignals,
-  applyKeepAlive,
   idleSettings,
   isPodConfigured,
   nextBaselines,
-  readyAfterMs,
-  stopTargets,
-  type IdleAdvance,
+  type BaselineBook,
+  type IdleSettings,
+  type IdleState,
+  type ListedPod,
   type PodConfig,
+  type PodSignalOf,
   type PodwardenConfig,
   type StopReason,
+  type VolumeSignal,
 } from '@podwarden/policies';
 import { lookupVolume, type PodList } from '@podwarden/runpod-client';
 import {
   mapBounded,
   type AppLogger,
+  type HeldIdleLock,
   type IdleRecord,
   type IdleStateStore,
   type StopService,
 } from '@podwarden/platform';
-import { readKeepAlive, type KeepAliveReader } from './keep-alive-reading';
+import { applyIdleStop, type IdleStopResult } from './idle-stop';
+import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
+import { logReadiness, logTick, warnManyPods } from './tick-log';
 import { observeVolume, type IdleControlPlane } from './volume-observation';
 
-const DEFAULT_KEEP_ALIVE_READ_TIMEOUT_MS = 1_000;
-
 export interface IdleTickDependencies {
+  /** Also the tick's tuning: pods evaluated at once, the per-pod lock lease, the keep-alive read timeout. */
   readonly config: PodwardenConfig;
   readonly client: IdleControlPlane;
   readonly store: IdleStateStore;
   readonly stops: Pick<StopService, 'stopPods'>;
   /** Operators' keep-alives: they hold off the idle stop only. */
   readonly keepAlives: KeepAliveReader;
-  /** How long a tick waits for the keep-alive before going on without it (default 1 s). */
-  readonly keepAliveReadTimeoutMs?: number;
   readonly logger: AppLogger;
   readonly now: () => number;
-  /** Pods evaluated at once, and pods of one volume scraped at once. */
-  readonly concurrency: number;
 }
 
 export type PodTickOutcome =
-  | { kind: 'skipped'; why: 'unconfigured' | 'busy' | 'already-ticked' }
+  | { kind: 'skipped'; why: 'unconfigured' | 'busy' | 'already-ticked' | 'lock-lost' }
   | { kind: 'advanced'; record: IdleRecord; stop: StopReason | null; stopAccepted: boolean | null };
+
+const UNCONFIGURED: PodTickOutcome = { kind: 'skipped', why: 'unconfigured' };
+
+/** What one tick read of a pod's volume. */
+interface TickObservation {
+  readonly perPod: PodSignalOf[];
+  readonly podsOnVolume: readonly string[];
+  readonly aggregate: VolumeSignal;
+  readonly baselines: BaselineBook;
+}
+
+/** Which tick this is: its job id, when it was scheduled, and the job's cancellation. */
+export interface TickContext {
+  readonly tickId: string;
+  readonly scheduledAt: number | null;
+  readonly signal?: AbortSignal;
+}
 
 /**
  * One idle tick: a single control-plane list serves every configured pod;
@@ -52,36 +68,39 @@ export type PodTickOutcome =
  * overlap, whichever replica holds them, and a re-run of the same tick after
  * a stall does not count twice.
  */
-export class IdleTick {
+export class IdleTickService {
   constructor(private readonly deps: IdleTickDependencies) {}
 
-  async run(tickId: string, scheduledAt: number | null = null): Promise<Map<string, PodTickOutcome>> {
+  async run(
+    tickId: string,
+    scheduledAt: number | null = null,
+    signal?: AbortSignal,
+  ): Promise<Map<string, PodTickOutcome>> {
     const { config, client } = this.deps;
+    const tick: TickContext = { tickId, scheduledAt, signal };
     const pods = config.pods.filter((pod) => isPodConfigured(config, pod));
-    const outcomes = new Map<string, PodTickOutcome>();
-    for (const pod of config.pods)
-      if (!pods.includes(pod)) outcomes.set(pod.name, { kind: 'skipped', why: 'unconfigured' });
-    if (pods.length === 0) return outcomes;
-    const list = await client.listPods();
-    const results = await mapBounded(pods, this.deps.concurrency, (pod) =>
-      this.tickPod(pod, list, tickId, scheduledAt),
-    );
-    pods.forEach((pod, i) => outcomes.set(pod.name, results[i]));
-    return outcomes;
+    const evaluated = new Map<PodConfig, PodTickOutcome>();
+    if (pods.length > 0) {
+      const list = await client.listPods(signal);
+      const results = await mapBounded(pods, config.tuning.idleConcurrency, (pod) =>
+        this.tickPod(pod, list, tick),
+      );
+      pods.forEach((pod, i) => evaluated.set(pod, results[i]));
+    }
+    // In config order; a pod without a volume (or every pod, without an API key) is not looked at.
+    return new Map(config.pods.map((pod) => [pod.name, evaluated.get(pod) ?? UNCONFIGURED]));
   }
 
-  private async tickPod(
-    pod: PodConfig,
-    list: PodList,
-    tickId: string,
-    scheduledAt: number | null,
-  ): Promise<PodTickOutcome> {
-    const leaseMs = 5_000;
-    const locked = await this.deps.store.withLock(pod.name, randomUUID(), leaseMs, 0, () =>
-      this.evaluate(pod, list, tickId, scheduledAt),
+  private async tickPod(pod: PodConfig, list: PodList, tick: TickContext): Promise<PodTickOutcome> {
+    const { store, logger, config } = this.deps;
+    const locked = await store.withLock(pod.name, randomUUID(), config.tuning.idlePodLockMs, 0, (lock) =>
+      this.evaluate(pod, list, tick, lock),
     );
     if (!locked.ran) {
-      this.deps.logger.info({ pod: pod.name, tickId }, 'previous tick for this pod still running; skipping');
+      logger.info(
+        { pod: pod.name, tickId: tick.tickId },
+        'previous tick for this pod still running; skipping',
+      );
       return { kind: 'skipped', why: 'busy' };
     }
     return locked.value;
@@ -90,161 +109,125 @@ export class IdleTick {
   private async evaluate(
     pod: PodConfig,
     list: PodList,
-    tickId: string,
-    scheduledAt: number | null,
+    tick: TickContext,
+    lock: HeldIdleLock,
   ): Promise<PodTickOutcome> {
-    const { store, logger, config } = this.deps;
-    const record = await store.load(pod.name);
-    if (record.lastTickId === tickId) return { kind: 'skipped', why: 'already-ticked' };
-    const lastScheduled = record.lastTickScheduledAt ?? null;
-    if (scheduledAt !== null && lastScheduled !== null && scheduledAt <= lastScheduled) {
-      // A stalled tick re-delivered after newer ones ran: its observation is stale and was counted or superseded.
-      return { kind: 'skipped', why: 'already-ticked' };
-    }
+    const { logger, config } = this.deps;
+    const record = await this.deps.store.load(pod.name);
+    if (alreadyCounted(record, tick)) return { kind: 'skipped', why: 'already-ticked' };
 
-    const settings = idleSettings({
-      idleMinutes: pod.idleMinutes,
-      checkSeconds: config.checkSeconds,
-      bootGraceMinutes: pod.bootGraceMinutes,
-      maxRuntimeMinutes: pod.maxRuntimeMinutes,
-    });
-    const lookup = lookupVolume(list, pod.volumeId);
-    const seen = await observeVolume(this.deps.client, pod, lookup, record.baselines, this.deps.concurrency);
-    if (seen.readings.length > 1) {
-      logger.warn(
-        {
-          pod: pod.name,
-          podIds: seen.readings.map((r) => r.podId),
-          signals: seen.readings.map((r) => r.signal),
-        },
-        `${seen.readings.length} pods on volume ${pod.volumeId}; a stale pod and its replacement may both be billing`,
-      );
-    }
-    const podsOnVolume = lookup.kind === 'found' ? lookup.podIds : [];
-    let baselines =
-      lookup.kind === 'unreadable'
-        ? record.baselines
-        : nextBaselines(record.baselines, podsOnVolume, seen.baselineUpdates);
-    const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));
-    const aggregate = aggregateSignals(lookup, perPod);
+    const seen = await this.observe(pod, list, record, tick);
     const now = this.deps.now();
-    const advance = await this.withKeepAlive(
-      pod,
-      advanceIdle(record.state, aggregate.signal, now, settings),
+    const advance = await holdForKeepAlive(
+      this.deps.keepAlives,
+      pod.name,
+      advanceIdle(record.state, seen.aggregate.signal, now, settingsOf(config, pod)),
       now,
+      { timeoutMs: config.tuning.redisReadTimeoutMs, logger },
     );
-    let state = advance.state;
+    logReadiness(logger, pod, advance, seen.aggregate.podId);
 
-    if (advance.becameReady) {
-      const elapsed = readyAfterMs(state);
-      logger.info(
-        {
-          pod: pod.name,
-          podId: aggregate.podId,
-          readyAfterMs: elapsed,
-          bootGraceMinutes: pod.bootGraceMinutes,
-        },
-        `[idle-monitor] pod ${aggregate.podId} ready after ${formatDuration(elapsed)} (boot grace ${formatDuration(pod.bootGraceMinutes * 60_000)})`,
-      );
-    }
-    if (advance.startupAfterReady) {
-      logger.info(
-        { pod: pod.name, podId: aggregate.podId },
-        `pod ${aggregate.podId} is starting again; readiness cleared`,
-      );
-    }
-
-    let stopAccepted: boolean | null = null;
-    if (advance.stop) {
-      const targets = stopTargets(perPod);
-      const reason = advance.stop;
-      if (config.idleDryRun) {
-        for (const target of targets)
-          logger.warn(
-            { pod: pod.name, podId: target, reason, dryRun: true },
-            `would stop ${target} (${reason})`,
-          );
-        // Nothing was stopped: restart the window that fired so the line repeats once per window,
-        // not on every tick (the cap's clock is restarted too, for the same reason).
-        state = reason === 'runtime-cap' ? { ...state, upSince: now } : afterStop(state, reason, false, now);
-      } else {
-        logger.info(
-          { pod: pod.name, targets, reason, signal: aggregate.signal },
-          `stopping ${targets.join(', ')} (${reason})`,
-        );
-        const listed = list.kind === 'listed' ? list.pods : [];
-        const outcomes = await this.deps.stops.stopPods(pod, targets, reason, listed);
-        stopAccepted = outcomes.length > 0 && outcomes.every((o) => o.ok);
-        state = afterStop(state, reason, stopAccepted, now);
-        // An accepted stop ends the process behind each id: its counters restart at zero.
-        baselines = nextBaselines(
-          baselines,
-          podsOnVolume,
-          outcomes.filter((o) => o.ok).map((o) => ({ podId: o.podId, event: { kind: 'ended' as const } })),
-        );
-      }
-    }
-
+    // A tick that lost its lock leaves the pod to the newer holder: no stop, no write. Redis is
+    // asked before a stop; otherwise the renewals' verdict will do, as the write is fenced anyway.
+    if (advance.stop !== null ? !(await lock.stillHeld()) : lock.lost) return this.lockLost(pod, tick);
+    tick.signal?.throwIfAborted();
+    const after: IdleStopResult = advance.stop
+      ? await this.stop(pod, advance.stop, advance.state, seen, listedOf(list), now)
+      : { state: advance.state, baselines: seen.baselines, stopAccepted: null };
     const next: IdleRecord = {
-      state,
-      baselines,
+      state: after.state,
+      baselines: after.baselines,
       updatedAt: now,
-      lastTickId: tickId,
-      lastTickScheduledAt: scheduledAt ?? lastScheduled,
+      lastTickId: tick.tickId,
+      lastTickScheduledAt: tick.scheduledAt ?? record.lastTickScheduledAt ?? null,
     };
-    await store.save(pod.name, next);
-    logger.debug(
-      {
-        pod: pod.name,
-        tickId,
-        signal: aggregate.signal,
-        phase: state.phase,
-        idleStreak: state.idleStreak,
-        bootingTicks: state.bootingTicks,
-        // The counters that fired, before the stop reset them.
-        ...(advance.stop
-          ? {
-              stop: advance.stop,
-              stopAccepted,
-              streakAtStop: advance.state.idleStreak,
-              bootingTicksAtStop: advance.state.bootingTicks,
-            }
-          : {}),
-      },
-      'idle tick',
-    );
+    if (!(await lock.save(next))) return this.lockLost(pod, tick);
+    const { stopAccepted } = after;
+    logTick(logger, {
+      pod,
+      tickId: tick.tickId,
+      aggregate: seen.aggregate,
+      advance,
+      record: next,
+      stopAccepted,
+    });
     return { kind: 'advanced', record: next, stop: advance.stop, stopAccepted };
   }
 
-  /**
-   * Read only when the tick asks for an idle stop, the one stop a keep-alive
-   * can hold off: boot grace and the runtime cap never wait for Redis.
-   */
-  private async withKeepAlive(pod: PodConfig, advance: IdleAdvance, now: number): Promise<IdleAdvance> {
-    if (advance.stop !== 'idle') return advance;
-    const { keepAlives, keepAliveReadTimeoutMs, logger } = this.deps;
-    const until = await readKeepAlive(
-      keepAlives,
-      pod.name,
-      keepAliveReadTimeoutMs ?? DEFAULT_KEEP_ALIVE_READ_TIMEOUT_MS,
-      logger,
+  /** Reads every pod on the volume and folds the readings into one signal and the next baselines. */
+  private async observe(
+    pod: PodConfig,
+    list: PodList,
+    record: IdleRecord,
+    tick: TickContext,
+  ): Promise<TickObservation> {
+    const { client, config, logger } = this.deps;
+    const lookup = lookupVolume(list, pod.volumeId);
+    const { idleConcurrency } = config.tuning;
+    const seen = await observeVolume(client, pod, lookup, record.baselines, idleConcurrency, tick.signal);
+    warnManyPods(logger, pod, seen.readings);
+    const podsOnVolume = lookup.kind === 'found' ? lookup.podIds : [];
+    const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));
+    return {
+      perPod,
+      podsOnVolume,
+      aggregate: aggregateSignals(lookup, perPod),
+      // An unreadable list says nothing about which pods are on the volume: keep what we had.
+      baselines:
+        lookup.kind === 'unreadable'
+          ? record.baselines
+          : nextBaselines(record.baselines, podsOnVolume, seen.baselineUpdates),
+    };
+  }
+
+  private stop(
+    pod: PodConfig,
+    reason: StopReason,
+    state: IdleState,
+    seen: TickObservation,
+    listed: readonly ListedPod[],
+    now: number,
+  ): Promise<IdleStopResult> {
+    const { perPod, podsOnVolume, baselines } = seen;
+    const deps = { stops: this.deps.stops, logger: this.deps.logger, dryRun: this.deps.config.idleDryRun };
+    return applyIdleStop(deps, {
+      pod,
+      reason,
+      perPod,
+      signal: seen.aggregate.signal,
+      listed,
+      podsOnVolume,
+      state,
+      baselines,
+      now,
+    });
+  }
+
+  private lockLost(pod: PodConfig, tick: TickContext): PodTickOutcome {
+    this.deps.logger.warn(
+      { pod: pod.name, tickId: tick.tickId },
+      "lost this pod's idle lock during the tick (its lease lapsed); the state is left to the newer holder",
     );
-    const held = applyKeepAlive(advance, until, now);
-    if (held.stop === null && until !== null) {
-      const iso = new Date(until).toISOString();
-      logger.info(
-        { pod: pod.name, keepAliveUntil: iso, idleStreak: advance.state.idleStreak },
-        `idle stop held off by keep-alive until ${iso}`,
-      );
-    }
-    return held;
+    return { kind: 'skipped', why: 'lock-lost' };
   }
 }
 
-export function formatDuration(ms: number | null): string {
-  if (ms === null) return 'unknown';
-  const totalSeconds = Math.round(ms / 1000);
-  const minutes = Math.floor(totalSeconds / 60);
-  const seconds = totalSeconds % 60;
-  return minutes > 0 ? `${minutes}m${String(seconds).padStart(2, '0')}s` : `${seconds}s`;
+/** The same tick re-run after a stall, or an older tick delivered after newer ones ran: counted or superseded. */
+function alreadyCounted(record: IdleRecord, tick: TickContext): boolean {
+  if (record.lastTickId === tick.tickId) return true;
+  const lastScheduled = record.lastTickScheduledAt ?? null;
+  return tick.scheduledAt !== null && lastScheduled !== null && tick.scheduledAt <= lastScheduled;
+}
+
+function settingsOf(config: PodwardenConfig, pod: PodConfig): IdleSettings {
+  return idleSettings({
+    idleMinutes: pod.idleMinutes,
+    checkSeconds: config.checkSeconds,
+    bootGraceMinutes: pod.bootGraceMinutes,
+    maxRuntimeMinutes: pod.maxRuntimeMinutes,
+  });
+}
+
+function listedOf(list: PodList): readonly ListedPod[] {
+  return list.kind === 'listed' ? list.pods : [];
 }

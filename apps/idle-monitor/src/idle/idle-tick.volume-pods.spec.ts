@@ -13,7 +13,7 @@ async function triggers(h: IdleTickHarness, podName?: string): Promise<string[]>
 
 const TWO_PODS_WARNING = '2 pods on volume vol-1; a stale pod and its replacement may both be billing';
 
-describe('IdleTick: every pod on the volume, and ticks that see nothing', () => {
+describe('IdleTickService: every pod on the volume, and ticks that see nothing', () => {
   it('a stale Exited pod listed before its running replacement does not hide the billing pod: the replacement is stopped, the Exited one is not a target, and each tick warns', async () => {
     const h = harness();
     h.fake.setPod('old', { listedStatus: 'EXITED', metrics: null, observation: 'Exited' });
@@ -35,6 +35,30 @@ describe('IdleTick: every pod on the volume, and ticks that see nothing', () => 
     expect(h.logs.lines.find((line) => line.msg === TWO_PODS_WARNING)).toEqual(
       expect.objectContaining({ pod: 'qwen', podIds: ['old', 'new'], signals: ['NotRunning', 'Busy'] }),
     );
+  });
+
+  it('two idle pods on the volume are stopped in one tick; one refusal makes the stop refused, and only the stopped pod loses its baseline', async () => {
+    const h = harness();
+    h.fake.setPod('old', { metrics: { active: 0, completed: 4 } });
+    h.fake.setPod('new', { metrics: { active: 0, completed: 0 }, stop: 'refused' });
+    await h.lines(6);
+    const due = await h.next();
+
+    expect(due.line).toBe(
+      'Ready idle=0 boot=0 ready=1s up=1s | list, metrics old, metrics new, stop old, stop new => idle',
+    );
+    expect(due.outcome).toMatchObject({ kind: 'advanced', stop: 'idle', stopAccepted: false });
+    expect(due.record.baselines).toEqual({ new: 0 });
+    expect(h.logs.find('stopping')).toEqual([
+      expect.objectContaining({
+        msg: 'stopping old, new (idle)',
+        pod: 'qwen',
+        targets: ['old', 'new'],
+        reason: 'idle',
+        signal: 'Idle',
+      }),
+    ]);
+    expect(await triggers(h)).toEqual(['Stop old idle ok=true', 'Stop new idle ok=false']);
   });
 
   it('a busy replacement is never stopped because a stale sibling still running reads idle', async () => {
@@ -150,7 +174,7 @@ describe('IdleTick: every pod on the volume, and ticks that see nothing', () => 
         { name: 'beta', volumeId: 'vol-b', podPort: 8001, idleMinutes: 1 },
       ],
     });
-    const h = harness({ podsConfig, concurrency: 4 });
+    const h = harness({ podsConfig, env: { IDLE_CONCURRENCY: '4' } });
     h.fake.setPod('pa', { volumeId: 'vol-a', metrics: { active: 0, completed: 0 } });
     h.fake.setPod('pb', { volumeId: 'vol-b', metrics: { active: 0, completed: 0 } });
     const ticks = [];

@@ -1,4 +1,5 @@
-import type { AppLogger, KeepAliveStore } from '@podwarden/platform';
+import { applyKeepAlive, type IdleAdvance } from '@podwarden/policies';
+import { errorMessage, withinTimeout, type AppLogger, type KeepAliveStore } from '@podwarden/platform';
 
 export type KeepAliveReader = Pick<KeepAliveStore, 'get'>;
 
@@ -14,19 +15,34 @@ export async function readKeepAlive(
   timeoutMs: number,
   logger: AppLogger,
 ): Promise<number | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`keep-alive read timed out after ${timeoutMs} ms`)), timeoutMs);
-  });
   try {
-    return await Promise.race([reader.get(podName), timeout]);
+    return await withinTimeout(reader.get(podName), timeoutMs, 'keep-alive read');
   } catch (error) {
-    logger.warn(
-      { pod: podName, err: error instanceof Error ? error.message : String(error) },
-      'keep-alive unreadable; treating it as not set',
-    );
+    logger.warn({ pod: podName, err: errorMessage(error) }, 'keep-alive unreadable; treating it as not set');
     return null;
-  } finally {
-    clearTimeout(timer);
   }
+}
+
+/**
+ * Read only when the tick asks for an idle stop, the one stop a keep-alive
+ * can hold off: boot grace and the runtime cap never wait for Redis.
+ */
+export async function holdForKeepAlive(
+  reader: KeepAliveReader,
+  podName: string,
+  advance: IdleAdvance,
+  now: number,
+  timing: { readonly timeoutMs: number; readonly logger: AppLogger },
+): Promise<IdleAdvance> {
+  if (advance.stop !== 'idle') return advance;
+  const until = await readKeepAlive(reader, podName, timing.timeoutMs, timing.logger);
+  const held = applyKeepAlive(advance, until, now);
+  if (held.stop === null && until !== null) {
+    const iso = new Date(until).toISOString();
+    timing.logger.info(
+      { pod: podName, keepAliveUntil: iso, idleStreak: advance.state.idleStreak },
+      `idle stop held off by keep-alive until ${iso}`,
+    );
+  }
+  return held;
 }

@@ -1,6 +1,6 @@
 import { parseConfig, type BaselineBook, type PodActivity, type PodConfig } from '@podwarden/policies';
 import { observeVolume } from './volume-observation';
-import { FakeIdleControlPlane, type ScriptedObservation } from './testing/fake-idle-control-plane';
+import { FakeRunPod, type FakeObservation } from '@podwarden/testing';
 
 function configuredPod(): PodConfig {
   const parsed = parseConfig({ RUNPOD_API_KEY: 'rpa_test_key', RUNPOD_VOLUME_ID: 'vol-1' }, null);
@@ -23,7 +23,7 @@ describe('observeVolume', () => {
   ])(
     'metrics answered, %s: the scrape decides and the control plane is not asked',
     async (_shows, metrics, before, signal, after) => {
-      const client = new FakeIdleControlPlane().setPod('p1', { metrics, observation: 'Running' });
+      const client = new FakeRunPod().setPod('p1', { metrics, observation: 'Running' });
       const baselines: BaselineBook = before === null ? {} : { p1: before };
 
       const seen = await observeVolume(client, POD, { kind: 'found', podIds: ['p1'] }, baselines, 1);
@@ -36,7 +36,7 @@ describe('observeVolume', () => {
     },
   );
 
-  it.each<[ScriptedObservation, string, 'unreachable' | 'ended']>([
+  it.each<[FakeObservation, string, 'unreachable' | 'ended']>([
     // the control plane's answer, the signal, what it means for the baseline
     ['Running', 'UnreachableButRunning', 'unreachable'],
     ['Provisioning', 'Booting', 'ended'],
@@ -50,7 +50,7 @@ describe('observeVolume', () => {
   ])(
     'metrics down and the pod reads %s: the signal is %s and the baseline event %s (kept unless the process ended)',
     async (observation, signal, event) => {
-      const client = new FakeIdleControlPlane().setPod('p1', { metrics: null, observation });
+      const client = new FakeRunPod().setPod('p1', { metrics: null, observation });
 
       const seen = await observeVolume(client, POD, { kind: 'found', podIds: ['p1'] }, { p1: 5 }, 1);
 
@@ -64,7 +64,7 @@ describe('observeVolume', () => {
     ['not-found', { kind: 'not-found' as const }],
     ['unreadable', { kind: 'unreadable' as const, reason: 'http 503' }],
   ])('lookup %s: nothing is read and nothing reported', async (_kind, lookup) => {
-    const client = new FakeIdleControlPlane().setPod('p1', { metrics: { active: 0, completed: 1 } });
+    const client = new FakeRunPod().setPod('p1', { metrics: { active: 0, completed: 1 } });
 
     const seen = await observeVolume(client, POD, lookup, { p1: 1 }, 4);
 
@@ -73,7 +73,7 @@ describe('observeVolume', () => {
   });
 
   it('reads every pod on the volume in list order and scrapes each on the configured port', async () => {
-    const client = new FakeIdleControlPlane()
+    const client = new FakeRunPod()
       .setPod('old', { metrics: null, observation: 'Exited' })
       .setPod('new', { metrics: { active: 0, completed: 3 } });
 

@@ -14,10 +14,8 @@ import {
 import { mapBounded } from '@podwarden/platform';
 import type { RunPodClient } from '@podwarden/runpod-client';
 
-export type IdleControlPlane = Pick<
-  RunPodClient,
-  'getActivity' | 'observePod' | 'listPods' | 'stopPod' | 'isConfigured'
->;
+/** The reads a tick makes; its stops go through the stop service. */
+export type IdleControlPlane = Pick<RunPodClient, 'getActivity' | 'observePod' | 'listPods'>;
 
 export interface PodReading {
   readonly podId: string;
@@ -42,12 +40,13 @@ export async function observeVolume(
   lookup: VolumeLookup,
   baselines: BaselineBook,
   concurrency: number,
+  signal?: AbortSignal,
 ): Promise<VolumeObservation> {
   if (lookup.kind !== 'found') return { readings: [], baselineUpdates: [] };
   const readings = await mapBounded(lookup.podIds, concurrency, async (podId): Promise<PodReading> => {
-    const activity = await client.getActivity(podId, pod.podPort);
+    const activity = await client.getActivity(podId, pod.podPort, signal);
     const scrape = activity === null ? null : classifyActivity(activity, baselineOf(baselines, podId));
-    const observation = scrape === null ? await client.observePod(podId) : null;
+    const observation = scrape === null ? await client.observePod(podId, signal) : null;
     return { podId, scrape, observation, signal: classifyPodSignal(scrape?.reading ?? null, observation) };
   });
   return {

@@ -20,6 +20,20 @@ export const EMPTY_IDLE_RECORD: IdleRecord = {
   lastTickId: null,
 };
 
+/**
+ * The pod's lock as its holder sees it while the work runs. `save` writes the
+ * record only while this holder still owns the lock (checked and written in
+ * one Lua call), so a holder whose lease lapsed cannot overwrite the state a
+ * newer holder wrote. `stillHeld` asks Redis before an action the newer
+ * holder would take itself; `lost` turns true once a renewal, a check or a
+ * save finds the lock gone.
+ */
+export interface HeldIdleLock {
+  readonly lost: boolean;
+  stillHeld(): Promise<boolean>;
+  save(record: IdleRecord): Promise<boolean>;
+}
+
 const LOCK_POLL_MS = 50;
 
 const RENEW = `
@@ -28,6 +42,10 @@ return 0`;
 
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+const SAVE_IF_HOLDER = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[2], ARGV[2]) return 1 end
 return 0`;
 
 export class IdleStateStore {
@@ -53,14 +71,15 @@ export class IdleStateStore {
     }
   }
 
+  /** Unfenced: for a writer that holds the lock through `withLock` prefer the held lock's `save`. */
   async save(podName: string, record: IdleRecord): Promise<void> {
     await this.redis.set(this.keys.idleState(podName), JSON.stringify(record));
   }
 
   /**
    * Serialises every writer of one pod's idle state (ticks on any replica, a
-   * manual stop's Down edge). Returns null when the lock stays busy past
-   * waitMs; the caller decides whether to skip (a tick) or proceed. The
+   * manual stop's Down edge). Answers `ran: false` when the lock stays busy
+   * past waitMs; the caller decides whether to skip (a tick) or proceed. The
    * lease is renewed while the work runs, so it can be short: a holder that
    * dies frees the pod within one lease.
    */
@@ -69,27 +88,57 @@ export class IdleStateStore {
     token: string,
     leaseMs: number,
     waitMs: number,
-    work: () => Promise<T>,
+    work: (lock: HeldIdleLock) => Promise<T>,
   ): Promise<{ ran: true; value: T } | { ran: false }> {
     const key = this.keys.idleLock(podName);
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const got = await this.redis.set(key, token, 'PX', leaseMs, 'NX');
-      if (got === 'OK') break;
-      if (Date.now() >= deadline) return { ran: false };
-      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
-    }
+    if (!(await this.acquire(key, token, leaseMs, waitMs))) return { ran: false };
+    const held = {
+      lost: false,
+      stillHeld: async (): Promise<boolean> => {
+        if ((await this.redis.get(key)) !== token) held.lost = true;
+        return !held.lost;
+      },
+      save: (record: IdleRecord) => this.saveIfHolder(podName, token, record, held),
+    };
     const renew = setInterval(
       () => {
-        void this.redis.eval(RENEW, 1, key, token, leaseMs).catch(() => undefined);
+        this.redis.eval(RENEW, 1, key, token, leaseMs).then(
+          (renewed) => {
+            if (renewed === 0) held.lost = true;
+          },
+          // A failed renewal proves nothing either way; the fenced save decides.
+          () => undefined,
+        );
       },
       Math.max(50, Math.floor(leaseMs / 3)),
     );
     try {
-      return { ran: true, value: await work() };
+      return { ran: true, value: await work(held) };
     } finally {
       clearInterval(renew);
       await this.redis.eval(RELEASE, 1, key, token).catch(() => undefined);
     }
+  }
+
+  private async acquire(key: string, token: string, leaseMs: number, waitMs: number): Promise<boolean> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const got = await this.redis.set(key, token, 'PX', leaseMs, 'NX');
+      if (got === 'OK') return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+  }
+
+  private async saveIfHolder(
+    podName: string,
+    token: string,
+    record: IdleRecord,
+    held: { lost: boolean },
+  ): Promise<boolean> {
+    const keys = [this.keys.idleLock(podName), this.keys.idleState(podName)];
+    const saved = (await this.redis.eval(SAVE_IF_HOLDER, 2, ...keys, token, JSON.stringify(record))) === 1;
+    if (!saved) held.lost = true;
+    return saved;
   }
 }

@@ -1,9 +1,9 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { KeepAliveStore } from './keep-alive-store';
-import { deleteKeysUnder } from '@podwarden/testing';
 
-const PREFIX = `pw-test-keepalive-${process.pid}-${Date.now()}`;
+const PREFIX = uniqueTestPrefix('keepalive');
 
 describe(KeepAliveStore.name, () => {
   let redis: Redis;
@@ -11,7 +11,7 @@ describe(KeepAliveStore.name, () => {
   const keys = new RedisKeys(PREFIX);
 
   beforeAll(() => {
-    redis = new Redis('redis://127.0.0.1:6379');
+    redis = connectTestRedis();
     store = new KeepAliveStore(redis, keys);
   });
   afterAll(async () => {

@@ -3,10 +3,18 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import type { AppLogger } from '../logging/logger';
 
 export function createRunPodClient(config: PodwardenConfig, logger: AppLogger): RunPodClient {
+  const { tuning } = config;
   return new RunPodClient({
     apiKey: config.runpod.apiKey,
     baseUrl: config.runpod.baseUrl,
     proxyUrlTemplate: config.runpod.proxyUrlTemplate,
+    timeouts: {
+      connectMs: tuning.runpodConnectTimeoutMs,
+      headersMs: tuning.runpodTimeoutMs,
+      bodyMs: tuning.runpodTimeoutMs,
+    },
+    // The scrape runs every idle tick: its own, shorter budget (the connect budget stays the client's default).
+    metricsTimeouts: { headersMs: tuning.metricsTimeoutMs, bodyMs: tuning.metricsTimeoutMs },
     logger: logger.child({ component: 'runpod-client' }),
   });
 }

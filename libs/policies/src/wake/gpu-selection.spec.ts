@@ -469,7 +469,10 @@ describe('selectGpus properties', () => {
       vramGb: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 200 })),
     });
   const catalogArb = fc
-    .uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'A', 'B'), { maxLength: 10 })
+    .uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'A', 'B'), {
+      minLength: 1,
+      maxLength: 10,
+    })
     .chain((ids) => fc.tuple(...ids.map(entryArb)));
   const criteriaArb: fc.Arbitrary<GpuSelectionCriteria> = fc.record({
     dataCenterId: fc.constantFrom('EU-RO-1', 'eu-ro-1', 'US-KS-2'),
@@ -478,22 +481,74 @@ describe('selectGpus properties', () => {
     allowlist: fc.array(fc.constantFrom('a', 'B', ' c ', ''), { maxLength: 3 }),
   });
 
+  /** The "never" rules, checked on one candidate against the entry it came from. */
+  const expectWithinTheRules = (
+    catalog: readonly GpuCatalogEntry[],
+    crit: GpuSelectionCriteria,
+    candidate: GpuCandidate,
+  ): void => {
+    const entry = catalog.find((e) => e.id === candidate.gpuId);
+    expect(entry).toBeDefined();
+    expect(candidate.pricePerHour).toBe(entry?.securePrice);
+    expect(Number.isFinite(candidate.pricePerHour)).toBe(true);
+    expect(candidate.pricePerHour).toBeGreaterThanOrEqual(0);
+    expect(candidate.pricePerHour).toBeLessThanOrEqual(crit.maxPricePerHour);
+    const ours = entry?.dataCenters.find((dc) => dc.id.toLowerCase() === crit.dataCenterId.toLowerCase());
+    expect(ours).toBeDefined();
+    expect(ours?.availability).not.toBe('NONE');
+    expect(candidate.dataCenterAvailability).toBe(ours?.availability);
+  };
+
+  /** A GPU built to pass every rule of `crit`, under an id the allowlist admits (none is listed twice). */
+  const eligibleEntryArb = (crit: GpuSelectionCriteria): fc.Arbitrary<GpuCatalogEntry> => {
+    const allowed = crit.allowlist.map((id) => id.trim()).filter((id) => id !== '');
+    return fc.record({
+      id: allowed.length > 0 ? fc.constantFrom(...allowed) : fc.constant('eligible'),
+      securePrice: fc.double({ min: 0, max: crit.maxPricePerHour, noNaN: true }),
+      availability: availabilityArb,
+      dataCenters: fc
+        .constantFrom<Availability>('LOW', 'MEDIUM', 'HIGH')
+        .map((availability) => [{ id: crit.dataCenterId.toUpperCase(), availability }]),
+      vramGb: fc.oneof(fc.constant(null), fc.integer({ min: crit.minVramGb, max: 200 })),
+    });
+  };
+  const withAnEligibleGpuArb = fc.tuple(catalogArb, criteriaArb).chain(([catalog, crit]) =>
+    eligibleEntryArb(crit).map((eligible) => ({
+      crit,
+      eligible,
+      catalog: [...catalog.filter((e) => e.id !== eligible.id), eligible],
+    })),
+  );
+
   it('never returns a GPU above the cap, without a known price, or without capacity in our datacenter', () => {
     fc.assert(
+      fc.property(withAnEligibleGpuArb, ({ catalog, crit, eligible }) => {
+        const { candidates } = selectGpus(catalog, crit);
+        // The generator guarantees one candidate, so the rules below are always checked on something.
+        expect(candidates.map((c) => c.gpuId)).toContain(eligible.id);
+        for (const candidate of candidates) expectWithinTheRules(catalog, crit, candidate);
+      }),
+    );
+  });
+
+  // Catalogs are drawn non-empty, so every run of this property judges at least one GPU.
+  it('a GPU that breaks a rule is never a candidate, whatever else the catalog holds', () => {
+    fc.assert(
       fc.property(catalogArb, criteriaArb, (catalog, crit) => {
-        for (const candidate of selectGpus(catalog, crit).candidates) {
-          const entry = catalog.find((e) => e.id === candidate.gpuId);
-          expect(entry).toBeDefined();
-          expect(candidate.pricePerHour).toBe(entry?.securePrice);
-          expect(Number.isFinite(candidate.pricePerHour)).toBe(true);
-          expect(candidate.pricePerHour).toBeGreaterThanOrEqual(0);
-          expect(candidate.pricePerHour).toBeLessThanOrEqual(crit.maxPricePerHour);
-          const ours = entry?.dataCenters.find(
+        const candidates = new Set(selectGpus(catalog, crit).candidates.map((c) => c.gpuId));
+        for (const entry of catalog) {
+          const ours = entry.dataCenters.find(
             (dc) => dc.id.toLowerCase() === crit.dataCenterId.toLowerCase(),
           );
-          expect(ours).toBeDefined();
-          expect(ours?.availability).not.toBe('NONE');
-          expect(candidate.dataCenterAvailability).toBe(ours?.availability);
+          const price = entry.securePrice;
+          const breaksARule =
+            ours === undefined ||
+            ours.availability === 'NONE' ||
+            price === null ||
+            !Number.isFinite(price) ||
+            price < 0 ||
+            price > crit.maxPricePerHour;
+          if (breaksARule) expect(candidates.has(entry.id)).toBe(false);
         }
       }),
     );

@@ -6,38 +6,36 @@ import {
   KeepAliveStore,
   RedisKeys,
   StopService,
-  createRedis,
   type ActionRecord,
   type IdleRecord,
 } from '@podwarden/platform';
-import { IdleTick, type PodTickOutcome } from '../idle-tick.service';
+import {
+  FakeRunPod,
+  TEST_REDIS_URL,
+  captureLogs,
+  connectTestRedis,
+  deleteKeysUnder,
+  uniqueTestPrefix,
+  type CapturedLogs,
+} from '@podwarden/testing';
+import { IdleTickService, type PodTickOutcome } from '../idle-tick.service';
 import type { KeepAliveReader } from '../keep-alive-reading';
-import { capturedLogs, type CapturedLogs } from './captured-logs';
-import { FakeIdleControlPlane } from './fake-idle-control-plane';
-import { deleteKeysUnder } from '@podwarden/testing';
-
-export const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Tick n runs at T0 + n seconds unless a test moves the clock further. */
 export const T0 = Date.UTC(2026, 10, 30, 10, 0, 0);
 
-/** A fresh key prefix for one spec file, so parallel jest workers and a developer's stack never collide. */
-export function testPrefix(): string {
-  return `pw-test-idle-${process.pid}-${Date.now()}`;
-}
-
 export interface IdleTickHarnessOptions {
   readonly redis: Redis;
   readonly prefix: string;
-  /** Added to (and overriding) the base environment: one pod "qwen" on vol-1, IDLE_MINUTES 0.1, CHECK_SECONDS 1. */
+  /**
+   * Added to (and overriding) the base environment: one pod "qwen" on vol-1, IDLE_MINUTES 0.1,
+   * CHECK_SECONDS 1, and IDLE_CONCURRENCY 1, which makes the fake's call log one deterministic sequence.
+   */
   readonly env?: Readonly<Record<string, string>>;
   /** The PODS_CONFIG file's text; PODS_CONFIG is set for the parser when given. */
   readonly podsConfig?: string;
-  /** 1 (the default) makes the fake's call log one deterministic sequence. */
-  readonly concurrency?: number;
   /** What the tick reads keep-alives from; the real store on this Redis by default. */
   readonly keepAliveReader?: KeepAliveReader;
-  readonly keepAliveReadTimeoutMs?: number;
 }
 
 export interface TickResult {
@@ -53,23 +51,24 @@ export interface TickResult {
 }
 
 /**
- * The real IdleTick, StopService, ActionLog and IdleStateStore on a real Redis,
+ * The real IdleTickService, StopService, ActionLog and IdleStateStore on a real Redis,
  * with a scripted RunPod and a clock the test moves. Everything RunPod-facing
  * is read from `fake`; everything remembered is read back from Redis.
  */
 export class IdleTickHarness {
-  readonly fake = new FakeIdleControlPlane();
-  readonly logs: CapturedLogs = capturedLogs();
+  readonly fake = new FakeRunPod();
+  readonly logs: CapturedLogs = captureLogs('debug');
   readonly config: PodwardenConfig;
   readonly keys: RedisKeys;
   readonly store: IdleStateStore;
   readonly actions: ActionLog;
   readonly stops: StopService;
   readonly keepAlives: KeepAliveStore;
-  readonly tick: IdleTick;
+  readonly tick: IdleTickService;
   now = T0;
   private tickCount = 0;
   private readonly replicaConnections: Redis[] = [];
+  private readonly gates: Gate[] = [];
 
   constructor(private readonly options: IdleTickHarnessOptions) {
     this.config = harnessConfig(options);
@@ -87,6 +86,22 @@ export class IdleTickHarness {
     this.tick = this.newTick(this.store, this.stops);
   }
 
+  /** A gate opened at the latest when the harness closes, so a failed test never leaves a tick hanging. */
+  gate(): Gate {
+    let open!: () => void;
+    const promise = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const gate = { promise, open };
+    this.gates.push(gate);
+    return gate;
+  }
+
+  /** The Redis connection every store of this harness uses. */
+  get redis(): Redis {
+    return this.options.redis;
+  }
+
   /** The configured pod by name; the first one by default. */
   pod(name?: string): PodConfig {
     const pod = name === undefined ? this.config.pods[0] : this.config.pods.find((p) => p.name === name);
@@ -102,7 +117,7 @@ export class IdleTickHarness {
   }
 
   /** Runs a tick with this id at the current clock (a re-run after a stall uses an id already seen). */
-  async run(tickId: string, tick: IdleTick = this.tick): Promise<TickResult> {
+  async run(tickId: string, tick: IdleTickService = this.tick): Promise<TickResult> {
     const outcomes = await tick.run(tickId);
     return this.resultOf(tickId, outcomes);
   }
@@ -130,14 +145,24 @@ export class IdleTickHarness {
     return lines;
   }
 
+  /** Resolves once the fake has logged `call` (the tick reached it); a generous deadline, never a window. */
+  async untilCalled(call: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.fake.calls.includes(call)) {
+      if (Date.now() > deadline)
+        throw new Error(`no ${call} within ${timeoutMs} ms; calls: ${this.fake.calls.join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
   /** The pod's action log, oldest first. */
   async actionsOf(podName: string = this.pod().name): Promise<ActionRecord[]> {
     return (await this.actions.recent(podName, 100)).reverse();
   }
 
   /** Another monitor replica: its own Redis connection, store and stop service, the same RunPod and clock. */
-  replica(): IdleTick {
-    const redis = createRedis(REDIS_URL, 'request');
+  replica(): IdleTickService {
+    const redis = connectTestRedis();
     this.replicaConnections.push(redis);
     const store = new IdleStateStore(redis, this.keys);
     const actions = new ActionLog(redis, this.keys, this.logs.logger);
@@ -146,23 +171,28 @@ export class IdleTickHarness {
   }
 
   async close(): Promise<void> {
+    for (const gate of this.gates) gate.open();
     for (const redis of this.replicaConnections) await redis.quit();
     await deleteKeysUnder(this.options.redis, this.config.redis.prefix);
   }
 
-  private newTick(store: IdleStateStore, stops: StopService): IdleTick {
-    return new IdleTick({
+  private newTick(store: IdleStateStore, stops: StopService): IdleTickService {
+    return new IdleTickService({
       config: this.config,
       client: this.fake,
       store,
       stops,
       keepAlives: this.options.keepAliveReader ?? this.keepAlives,
-      keepAliveReadTimeoutMs: this.options.keepAliveReadTimeoutMs,
       logger: this.logs.logger,
       now: () => this.now,
-      concurrency: this.options.concurrency ?? 1,
     });
   }
+}
+
+/** A promise the test opens by hand: holds a fake's answer until the test lets it go. */
+export interface Gate {
+  readonly promise: Promise<void>;
+  open(): void;
 }
 
 export type HarnessOptions = Omit<IdleTickHarnessOptions, 'redis' | 'prefix'>;
@@ -173,11 +203,11 @@ export type HarnessOptions = Omit<IdleTickHarnessOptions, 'redis' | 'prefix'>;
  * returns the factory the tests build their harness with.
  */
 export function idleTickHarnesses(): (options?: HarnessOptions) => IdleTickHarness {
-  const prefix = testPrefix();
+  const prefix = uniqueTestPrefix('idle-tick');
   const open: IdleTickHarness[] = [];
   let redis: Redis | null = null;
   beforeAll(() => {
-    redis = createRedis(REDIS_URL, 'request');
+    redis = connectTestRedis();
   });
   afterEach(async () => {
     for (const harness of open.splice(0)) await harness.close();
@@ -204,8 +234,9 @@ function harnessConfig(options: IdleTickHarnessOptions): PodwardenConfig {
     CHECK_SECONDS: '1',
     RUNPOD_BOOT_GRACE_MINUTES: '20',
     MAX_RUNTIME_MINUTES: '360',
+    IDLE_CONCURRENCY: '1',
     QUEUE_PREFIX: options.prefix,
-    REDIS_URL,
+    REDIS_URL: TEST_REDIS_URL,
     ...(options.podsConfig === undefined ? {} : { PODS_CONFIG: '/etc/podwarden/pods.json' }),
     ...options.env,
   };

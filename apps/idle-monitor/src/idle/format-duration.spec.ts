@@ -1,4 +1,4 @@
-import { formatDuration } from './idle-tick.service';
+import { formatDuration } from './format-duration';
 
 describe('formatDuration (the "ready after" and "boot grace" texts)', () => {
   it.each<[number | null, string]>([

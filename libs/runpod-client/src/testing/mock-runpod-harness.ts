@@ -1,12 +1,13 @@
 /**
- * Not a test: the shared MockAgent harness for this library's specs (the
- * `.test.ts` suffix keeps it out of builds and out of jest's `*.spec.ts` match).
+ * Not a test: the shared MockAgent harness for this library's specs (under
+ * `testing/`, out of production code and out of jest's `*.spec.ts` match).
  * Every request goes through a MockAgent with net connect disabled and call
  * history on, so a spec can pin the exact method, URL, headers and body sent.
  */
 import { MockAgent, type MockCallHistoryLog } from 'undici';
-import type { RunPodClientOptions, RunPodLogger } from './client-options';
-import { RunPodClient } from './runpod-client';
+import { captureLogs, type LogLine } from '@podwarden/testing';
+import type { RunPodClientOptions } from '../client-options';
+import { RunPodClient } from '../runpod-client';
 
 /** Distinctive, so a leak anywhere is unmistakable. */
 export const FAKE_KEY = 'rpa_FAKEKEY_7c1e9b42d0_never_leak';
@@ -25,26 +26,16 @@ export const PROBLEM_HEADERS = { 'content-type': 'application/problem+json' };
 export const FAST_TIMEOUTS = { connectMs: 20, headersMs: 30, bodyMs: 30 };
 export const SLOWER_THAN_TIMEOUT_MS = 300;
 
-export interface CapturedLogLine {
-  readonly level: 'debug' | 'info' | 'warn' | 'error';
-  readonly obj: object;
-  readonly msg: string;
-}
-
-export function capturingLogger(): { logger: RunPodLogger; lines: CapturedLogLine[] } {
-  const lines: CapturedLogLine[] = [];
-  const at =
-    (level: CapturedLogLine['level']) =>
-    (obj: object, msg: string): void => {
-      lines.push({ level, obj, msg });
-    };
-  return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
+/** A logged line's own fields: without pino's level, message, time, pid and hostname. */
+export function fieldsOf(line: LogLine): Record<string, unknown> {
+  const { level: _level, msg: _msg, time: _time, pid: _pid, hostname: _hostname, ...fields } = line;
+  return fields;
 }
 
 export function mockRunPod(overrides: Partial<RunPodClientOptions> = {}) {
   const agent = new MockAgent({ enableCallHistory: true });
   agent.disableNetConnect();
-  const logs = capturingLogger();
+  const logs = captureLogs();
   const client = new RunPodClient({
     apiKey: FAKE_KEY,
     baseUrl: BASE_URL,
