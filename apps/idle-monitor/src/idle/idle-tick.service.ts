@@ -14,7 +14,8 @@ import {
   type PodwardenConfig,
   type StopReason,
 } from '@podwarden/policies';
-import { lookupVolume, type PodList } from '@podwarden/runpod-client';
+import { lookupVolume } from '@podwarden/policies';
+import type { PodList } from '@podwarden/runpod-client';
 import {
   mapBounded,
   type AppLogger,

@@ -4,6 +4,7 @@ import {
   decideVolume,
   describeCreateEnding,
   describeExclusions,
+  lookupVolume,
   mayTerminate,
   rankPods,
   selectGpus,
@@ -15,7 +16,7 @@ import {
   type PodwardenConfig,
   type VolumeLookup,
 } from '@podwarden/policies';
-import { lookupVolume, type RunPodClient } from '@podwarden/runpod-client';
+import type { RunPodClient } from '@podwarden/runpod-client';
 import type { ActionLog, ActionRecord, AppLogger } from '@podwarden/platform';
 import type { Sleep } from './sleeper';
 import type { WakeProgressReporter } from './wake-progress-reporter';

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ListedPod, PodConfig } from '@podwarden/policies';
-import { INITIAL_IDLE_STATE, isPodConfigured } from '@podwarden/policies';
-import { lookupVolume } from '@podwarden/runpod-client';
+import { INITIAL_IDLE_STATE, isPodConfigured, lookupVolume } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import type { AppLogger } from '../logging/logger';
 import type { ActionLog } from '../records/action-log';
