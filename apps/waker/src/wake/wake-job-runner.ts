@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { classifyLastWake, findPod, proxyUrlFor, type PodConfig } from '@podwarden/policies';
 import {
-  parseWakeJobData,
+  validateWakeJobData,
   type WakeGate,
   type WakeHistory,
   type WakeJobResult,
@@ -31,7 +31,7 @@ export class WakeJobRunner {
   constructor(private readonly deps: WakeJobRunnerDependencies) {}
 
   async process(job: Job, signal?: AbortSignal): Promise<WakeJobResult> {
-    const parsed = parseWakeJobData(job.data);
+    const parsed = await validateWakeJobData(job.data);
     if (!parsed.ok) throw new UnrecoverableError(parsed.reason);
     const pod = findPod(this.deps.config, parsed.data.podName);
     if (!pod)

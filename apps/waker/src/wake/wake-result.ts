@@ -1,22 +1,9 @@
-import type { WakeFailureKind, WakeOutcome } from '@podwarden/policies';
+import type { WakeDiagnostics, WakeReport } from '@podwarden/platform';
 
 /** How one wake ended, before it is shaped into a job result and a history record. */
-export interface WakeResult {
-  readonly outcome: WakeOutcome;
-  readonly failureKind: WakeFailureKind | null;
-  readonly podId: string | null;
-  /** Known only for a pod this wake created (or adopted). */
-  readonly gpuId: string | null;
-  readonly pricePerHour: number | null;
-  readonly message: string;
-  readonly candidatesConsidered: number;
-  readonly lastProviderStatus: number | null;
-}
+export interface WakeResult extends WakeReport, WakeDiagnostics {}
 
-export interface WakeContext {
-  readonly candidatesConsidered: number;
-  readonly lastProviderStatus: number | null;
-}
+export type WakeContext = WakeDiagnostics;
 
 export function refused(message: string, context: WakeContext): WakeResult {
   return {
