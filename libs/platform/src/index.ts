@@ -8,6 +8,7 @@ export * from './queues/wake-job-data.dto';
 export * from './records/action-record';
 export * from './records/durable-stream';
 export * from './records/action-log';
+export * from './records/record-billable';
 export * from './records/wake-record';
 export * from './records/wake-history';
 export * from './wake/wake-report';
