@@ -83,6 +83,8 @@ export class FakeRunPod implements RunPodControlPlane {
   holdNextList: Promise<void> | null = null;
   /** When set, listPods throws (the real client never should; callers must still cope). */
   listThrows = false;
+  /** Set by `scriptedOnly()`: a call no script answers throws instead of reading the world. */
+  private worldless = false;
 
   private readonly world = new Map<string, FakePod>();
   private listUnreadable: string | null = null;
@@ -140,6 +142,16 @@ export class FakeRunPod implements RunPodControlPlane {
   /** No API key: the real client answers every call with its unconfigured shape; callers must not call at all. */
   unconfigured(): this {
     this.isConfigured = false;
+    return this;
+  }
+
+  /**
+   * Answers only what the scenario scripted: any call without a script throws
+   * UnexpectedCallError instead of reading the world, for specs that reason in
+   * exact sequences (the wake) and want an unplanned call to fail loudly.
+   */
+  scriptedOnly(): this {
+    this.worldless = true;
     return this;
   }
 
@@ -245,6 +257,7 @@ export class FakeRunPod implements RunPodControlPlane {
     this.readDelayMs = 0;
     this.holdNextList = null;
     this.listThrows = false;
+    this.worldless = false;
     this.isConfigured = true;
   }
 
@@ -258,6 +271,7 @@ export class FakeRunPod implements RunPodControlPlane {
     await this.readDelay();
     if (this.listThrows) throw new Error('scripted list failure');
     if (this.lists.hasAnswer) return this.lists.answer(undefined, call);
+    this.unscripted(call);
     if (this.listUnreadable !== null) return { kind: 'unreadable', reason: this.listUnreadable };
     return { kind: 'listed', pods: [...this.world.values()].map(listedOf) };
   }
@@ -267,6 +281,7 @@ export class FakeRunPod implements RunPodControlPlane {
     await this.readDelay();
     const script = this.observations.get(podId);
     if (script?.hasAnswer) return script.answer(podId, call);
+    this.unscripted(call);
     return observationOf(podId, this.world.get(podId));
   }
 
@@ -275,24 +290,28 @@ export class FakeRunPod implements RunPodControlPlane {
     this.scrapedPorts.push(`${podId}:${port}`);
     const script = this.activities.get(podId);
     if (script?.hasAnswer) return script.answer(podId, call);
+    this.unscripted(call);
     return this.world.get(podId)?.metrics ?? null;
   }
 
   async startPod(podId: string): Promise<PodActionResult> {
     const call = this.log(`start ${podId}`);
     if (this.starts.hasAnswer) return this.starts.answer(podId, call);
+    this.unscripted(call);
     return actionOf(this.world.get(podId)?.start, 200);
   }
 
   async stopPod(podId: string): Promise<PodActionResult> {
     const call = this.log(`stop ${podId}`);
     if (this.stops.hasAnswer) return this.stops.answer(podId, call);
+    this.unscripted(call);
     return actionOf(this.world.get(podId)?.stop, 200);
   }
 
   async terminatePod(podId: string): Promise<PodActionResult> {
     const call = this.log(`terminate ${podId}`);
     if (this.terminations.hasAnswer) return this.terminations.answer(podId, call);
+    this.unscripted(call);
     return actionOf(this.world.get(podId)?.terminate, 204);
   }
 
@@ -305,7 +324,9 @@ export class FakeRunPod implements RunPodControlPlane {
 
   async getCatalog(): Promise<GpuCatalogEntry[]> {
     const call = this.log('catalog');
-    return this.catalogs.hasAnswer ? this.catalogs.answer(undefined, call) : [];
+    if (this.catalogs.hasAnswer) return this.catalogs.answer(undefined, call);
+    this.unscripted(call);
+    return [];
   }
 
   proxyUrl(podId: string, port: number): string {
@@ -324,6 +345,10 @@ export class FakeRunPod implements RunPodControlPlane {
     this.calls.push(call);
     this.events.push(call);
     return call;
+  }
+
+  private unscripted(call: string): void {
+    if (this.worldless) throw new UnexpectedCallError(call);
   }
 
   private async readDelay(): Promise<void> {
