@@ -74,8 +74,9 @@ export class PlatformModule {
       },
       {
         provide: WakeGate,
-        useFactory: (redis: Redis, keys: RedisKeys) => new WakeGate(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
+        useFactory: (redis: Redis, keys: RedisKeys, config: PodwardenConfig) =>
+          new WakeGate(redis, keys, config.tuning.keepCompletedJobsSeconds),
+        inject: [REDIS, REDIS_KEYS, CONFIG],
       },
       {
         provide: IdleStateStore,
