@@ -15,7 +15,6 @@ import {
   captureLogs,
   connectTestRedis,
   createRefused,
-  created,
   deleteKeysUnder,
   emptyVolume,
   found,
@@ -35,6 +34,7 @@ import { RecordingActionLog } from './testing/recording-action-log';
 import { RecordingWakeHistory } from './testing/recording-wake-history';
 import { TEST_API_KEY, TEST_POD_NAME, testConfig } from './testing/test-config';
 import { scriptedRunPod } from './testing/wake-run-harness';
+import { replacingGpulessPod } from './testing/wake-scenarios';
 
 const PREFIX = uniqueTestPrefix('waker');
 const KEYS = new RedisKeys(PREFIX);
@@ -368,12 +368,11 @@ describe(WakeJobRunner.name, () => {
     });
 
     it('a stale pod the termination guard kept is named in the history reason and the job result (no call, so no action row)', async () => {
-      const runpod = scriptedRunPod()
-        .onList(volumeWith(['p1']))
-        .onObserve('p1', found('p1', 'Running', 0))
-        .onCatalog(RANKED_CATALOG)
-        .onCreate(created('new1'))
-        .onObserve('new1', found('new1', 'Running', 1), found('new1', 'Starting'));
+      const runpod = replacingGpulessPod().onObserve(
+        'new1',
+        found('new1', 'Running', 1),
+        found('new1', 'Starting'),
+      );
       const sut = replica(runpod);
 
       const result = await sut.runner.process(job('job-G', { podName: TEST_POD_NAME }));

@@ -1,5 +1,6 @@
 import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
 import { recordBillable, type AppLogger, type RecordBillableOptions } from '@podwarden/platform';
+import type { PodActionResult } from '@podwarden/runpod-client';
 import { AbortableControlPlane } from './abortable-control-plane';
 import type { WakeDependencies } from './wake-dependencies';
 import type { WakeProgressReporter } from './wake-progress-reporter';
@@ -55,5 +56,16 @@ export class WakeRunContext {
       trigger: 'wake',
       ...call,
     });
+  }
+
+  /** A start or terminate of a pod already on the volume: the wake does not know its GPU or price. */
+  podAction(
+    action: 'Start' | 'Terminate',
+    podId: string,
+    result: PodActionResult,
+    message: string,
+  ): Promise<void> {
+    const { httpStatus, ok, detail } = result;
+    return this.billable({ action, podId, gpuId: null, pricePerHour: null, httpStatus, ok, detail, message });
   }
 }

@@ -5,6 +5,12 @@ import type { RedisKeys } from '../redis/redis-keys';
 import type { ActionRecord } from './action-record';
 import { DurableStream } from './durable-stream';
 
+const ACTION_LOG_STREAM = {
+  what: 'action log write',
+  lostEntryField: 'actionRecord',
+  lostEntryMessage: 'billable action NOT recorded durably; full entry logged here instead',
+};
+
 /** The billable-action log: one durable entry per Start/Create/Terminate/Stop call issued. */
 export class ActionLog {
   private readonly stream: DurableStream<ActionRecord>;
@@ -15,13 +21,7 @@ export class ActionLog {
     logger: AppLogger,
     writeTimeoutMs: number = DEFAULTS.REDIS_WRITE_TIMEOUT_MS,
   ) {
-    this.stream = new DurableStream(redis, {
-      logger,
-      writeTimeoutMs,
-      what: 'action log write',
-      lostEntryField: 'actionRecord',
-      lostEntryMessage: 'billable action NOT recorded durably; full entry logged here instead',
-    });
+    this.stream = new DurableStream(redis, { logger, writeTimeoutMs, ...ACTION_LOG_STREAM });
   }
 
   record(entry: ActionRecord): Promise<void> {

@@ -15,6 +15,12 @@ import {
 // How far back `last` looks for a Completed record past newer Requested ones.
 const LAST_WAKE_SCAN = 50;
 
+const WAKE_HISTORY_STREAM = {
+  what: 'wake history write',
+  lostEntryField: 'wakeRecord',
+  lostEntryMessage: 'wake history NOT recorded durably',
+};
+
 /** The wake history: a Requested/Completed pair per wake, also for refusals and crashes that bill nothing. */
 export class WakeHistory {
   private readonly stream: DurableStream<WakeRecord>;
@@ -25,13 +31,7 @@ export class WakeHistory {
     logger: AppLogger,
     writeTimeoutMs: number = DEFAULTS.REDIS_WRITE_TIMEOUT_MS,
   ) {
-    this.stream = new DurableStream(redis, {
-      logger,
-      writeTimeoutMs,
-      what: 'wake history write',
-      lostEntryField: 'wakeRecord',
-      lostEntryMessage: 'wake history NOT recorded durably',
-    });
+    this.stream = new DurableStream(redis, { logger, writeTimeoutMs, ...WAKE_HISTORY_STREAM });
   }
 
   requested(record: Omit<WakeRequestedRecord, 'type'>): Promise<void> {

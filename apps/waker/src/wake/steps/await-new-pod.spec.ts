@@ -3,17 +3,13 @@ import { created, found, notFound, unreadablePod, volumeWith } from '@podwarden/
 import { L40S, PRICES, RANKED_CATALOG } from '../testing/gpu-catalogs';
 import { TEST_MAX_POLLS } from '../testing/test-config';
 import { scriptedRunPod, wakeRunHarness } from '../testing/wake-run-harness';
-import { POLL_GAPS, rounds } from '../testing/wake-scenarios';
+import { POLL_GAPS, rounds, replacingGpulessPod } from '../testing/wake-scenarios';
 import { awaitNewPod } from './await-new-pod';
 
 /** The pod this wake placed, through the whole run: polled to Running or to a verdict. */
 describe(awaitNewPod.name, () => {
   it('never Running within max polls → Waiting on the new pod, stale pods left intact (no terminate)', async () => {
-    const runpod = scriptedRunPod()
-      .onList(volumeWith(['p1']))
-      .onObserve('p1', found('p1', 'Running', 0))
-      .onCatalog(RANKED_CATALOG)
-      .onCreate(created('new1'))
+    const runpod = replacingGpulessPod()
       .onObserve('new1', notFound('new1'), unreadablePod('new1'), found('new1', 'Provisioning'))
       .alwaysObserve('new1', found('new1', 'Starting'));
     const sut = wakeRunHarness(runpod);

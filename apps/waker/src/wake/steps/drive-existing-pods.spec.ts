@@ -13,7 +13,7 @@ import {
 import { L40S, PRICES, RANKED_CATALOG } from '../testing/gpu-catalogs';
 import { TEST_MAX_POLLS } from '../testing/test-config';
 import { scriptedRunPod, wakeRunHarness } from '../testing/wake-run-harness';
-import { POLL_GAPS, rounds, wakeAction } from '../testing/wake-scenarios';
+import { POLL_GAPS, rounds, wakeAction, replacingGpulessPod } from '../testing/wake-scenarios';
 import { driveExistingPods } from './drive-existing-pods';
 
 /** Step 2 through the whole run: the pods already on the volume, observed round by round. */
@@ -235,11 +235,7 @@ describe(driveExistingPods.name, () => {
   );
 
   it('a pod Running with 0 GPUs is replaced, and terminated after the replacement runs', async () => {
-    const runpod = scriptedRunPod()
-      .onList(volumeWith(['p1']))
-      .onObserve('p1', found('p1', 'Running', 0))
-      .onCatalog(RANKED_CATALOG)
-      .onCreate(created('new1'))
+    const runpod = replacingGpulessPod()
       .onObserve('new1', found('new1', 'Running', 1), found('new1', 'Running', 1))
       .onTerminate(actionAccepted());
     const sut = wakeRunHarness(runpod);

@@ -5,16 +5,10 @@ export async function startStoppedPod(ctx: WakeRunContext, podId: string): Promi
   await ctx.progress.report('start', `starting stopped pod ${podId}`);
   const result = await ctx.runpod.startPod(podId);
   ctx.state.noteStart(podId, result);
-  await ctx.billable({
-    action: 'Start',
+  await ctx.podAction(
+    'Start',
     podId,
-    gpuId: null,
-    pricePerHour: null,
-    httpStatus: result.httpStatus,
-    ok: result.ok,
-    detail: result.detail,
-    message: result.ok
-      ? `start issued for pod ${podId}`
-      : `start of pod ${podId} refused (HTTP ${result.httpStatus})`,
-  });
+    result,
+    result.ok ? `start issued for pod ${podId}` : `start of pod ${podId} refused (HTTP ${result.httpStatus})`,
+  );
 }

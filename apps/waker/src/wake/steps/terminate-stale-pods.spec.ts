@@ -11,18 +11,14 @@ import {
 } from '@podwarden/testing';
 import { RANKED_CATALOG, L40S } from '../testing/gpu-catalogs';
 import { scriptedRunPod, wakeRunHarness } from '../testing/wake-run-harness';
-import { wakeAction } from '../testing/wake-scenarios';
+import { wakeAction, replacingGpulessPod } from '../testing/wake-scenarios';
 import { terminateStalePods } from './terminate-stale-pods';
 
 /** Step 4: stale pods go only through the termination guard, judged on what was just observed. */
 describe(terminateStalePods.name, () => {
   describe('through the whole run', () => {
     it('a termination RunPod refuses is recorded ok:false and the wake is still Created', async () => {
-      const runpod = scriptedRunPod()
-        .onList(volumeWith(['p1']))
-        .onObserve('p1', found('p1', 'Running', 0))
-        .onCatalog(RANKED_CATALOG)
-        .onCreate(created('new1'))
+      const runpod = replacingGpulessPod()
         .onObserve('new1', found('new1', 'Running', 1), found('new1', 'Running', 1))
         .onTerminate(actionRefused(409, 'pod belongs to a cluster'));
       const sut = wakeRunHarness(runpod);
@@ -59,12 +55,11 @@ describe(terminateStalePods.name, () => {
     });
 
     it('the new pod leaves RUNNING between its last poll and the terminate: the guard refuses, no call, the stale pod is kept and the wake says so', async () => {
-      const runpod = scriptedRunPod()
-        .onList(volumeWith(['p1']))
-        .onObserve('p1', found('p1', 'Running', 0))
-        .onCatalog(RANKED_CATALOG)
-        .onCreate(created('new1'))
-        .onObserve('new1', found('new1', 'Running', 1), found('new1', 'Exited'));
+      const runpod = replacingGpulessPod().onObserve(
+        'new1',
+        found('new1', 'Running', 1),
+        found('new1', 'Exited'),
+      );
       const sut = wakeRunHarness(runpod);
 
       const result = await sut.run();

@@ -41,18 +41,14 @@ export async function terminateStalePods(
 
 async function terminate(ctx: WakeRunContext, staleId: string): Promise<void> {
   const result = await ctx.runpod.terminatePod(staleId);
-  await ctx.billable({
-    action: 'Terminate',
-    podId: staleId,
-    gpuId: null,
-    pricePerHour: null,
-    httpStatus: result.httpStatus,
-    ok: result.ok,
-    detail: result.detail,
-    message: result.ok
+  await ctx.podAction(
+    'Terminate',
+    staleId,
+    result,
+    result.ok
       ? `terminated stale pod ${staleId}`
       : `terminate of stale pod ${staleId} refused (HTTP ${result.httpStatus}); kept`,
-  });
+  );
 }
 
 // Already gone: a terminate would bill nothing and only add a call.
