@@ -1,11 +1,6 @@
 import fc from 'fast-check';
 import { POD_STATUSES, type PodObservation, type PodStatus } from '../domain/pod';
-import {
-  judgeTermination,
-  mayTerminate,
-  type TerminationRefusal,
-  type TerminationRequest,
-} from './termination-guard';
+import { judgeTermination, type TerminationRefusal, type TerminationRequest } from './termination-guard';
 
 const running = (podId: string, gpuCount = 1): PodObservation => ({
   kind: 'found',
@@ -21,14 +16,15 @@ const allowed: TerminationRequest = {
   replacement: running('fresh-2'),
 };
 
-describe('mayTerminate', () => {
+describe(judgeTermination.name, () => {
   it('terminates a stale pod listed on our volume once a different replacement is observed Running with a GPU', () => {
-    expect(mayTerminate(allowed)).toBe(true);
     expect(judgeTermination(allowed)).toEqual({ allowed: true });
   });
 
   it('terminates a stale pod that mounts our volume among others', () => {
-    expect(mayTerminate({ ...allowed, staleVolumeIds: ['other', 'bjn7d94ej9'] })).toBe(true);
+    expect(judgeTermination({ ...allowed, staleVolumeIds: ['other', 'bjn7d94ej9'] })).toEqual({
+      allowed: true,
+    });
   });
 
   it.each<[string, Partial<TerminationRequest>, TerminationRefusal]>([
@@ -83,7 +79,6 @@ describe('mayTerminate', () => {
     ],
   ])('refuses %s', (_case, change, refusal) => {
     const request = { ...allowed, ...change };
-    expect(mayTerminate(request)).toBe(false);
     expect(judgeTermination(request)).toEqual({ allowed: false, refusal });
   });
 
@@ -94,7 +89,6 @@ describe('mayTerminate', () => {
         ...allowed,
         replacement: { kind: 'found', podId: 'fresh-2', status, gpuCount: 1 } as const,
       };
-      expect(mayTerminate(request)).toBe(false);
       expect(judgeTermination(request)).toEqual({ allowed: false, refusal: 'ReplacementNotRunning' });
     },
   );
@@ -145,7 +139,7 @@ describe('mayTerminate', () => {
             ourVolumeId: ov,
             replacement: observed,
           };
-          const permitted = mayTerminate(request);
+          const permitted = judgeTermination(request).allowed;
           const safe =
             observed.kind === 'found' &&
             observed.status === 'Running' &&

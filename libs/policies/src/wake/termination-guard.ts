@@ -40,10 +40,6 @@ export function judgeTermination(request: TerminationRequest): TerminationJudgem
   return { allowed: true };
 }
 
-export function mayTerminate(request: TerminationRequest): boolean {
-  return judgeTermination(request).allowed;
-}
-
 // Running without a GPU cannot serve: terminating next to it would leave nothing that does.
 function isServing(observation: PodObservation): boolean {
   return observation.kind === 'found' && observation.status === 'Running' && observation.gpuCount >= 1;
