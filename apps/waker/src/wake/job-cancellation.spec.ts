@@ -16,6 +16,12 @@ describe(cancellationOf.name, () => {
     expect(error.message).toBe(message);
   });
 
+  it('reads an AbortError (the default reason, from any realm) as no reason given', () => {
+    const aborted = new Error('This operation was aborted');
+    aborted.name = 'AbortError';
+    expect(cancellationOf(AbortSignal.abort(aborted)).message).toBe('wake cancelled: no reason given');
+  });
+
   it("keeps the caller's own Error as it is", () => {
     const own = new Error('shutting down');
     expect(cancellationOf(AbortSignal.abort(own))).toBe(own);

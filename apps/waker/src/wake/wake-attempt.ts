@@ -2,7 +2,7 @@ import { classifyLastWake, proxyUrlFor } from '@podwarden/policies';
 import {
   errorMessage,
   wakeReportOf,
-  type WakeCompletedRecord,
+  type WakeCompletion,
   type WakeGate,
   type WakeHistory,
   type WakeJobResult,
@@ -40,8 +40,15 @@ export class WakeAttempt {
         candidatesConsidered: 0,
         lastProviderStatus: null,
       });
-      this.deps.logger.error({ pod: pod.name, attemptId, err: errorMessage(error) }, thrown.message);
-      await this.complete(request, requestedAt, thrown, 'Exception');
+      // A cancellation is someone's decision; anything else is a crash of the run.
+      this.deps.logger[signal?.aborted ? 'warn' : 'error'](
+        { pod: pod.name, attemptId, err: errorMessage(error) },
+        thrown.message,
+      );
+      await this.complete(request, requestedAt, thrown, {
+        wakeOutcome: 'Exception',
+        outcome: classifyLastWake({ kind: 'threw' }),
+      });
       throw error;
     }
     const level = result.outcome === 'Failed' ? 'warn' : 'info';
@@ -49,7 +56,14 @@ export class WakeAttempt {
       { pod: pod.name, attemptId, outcome: result.outcome, podId: result.podId },
       `wake ${result.outcome}: ${result.message}`,
     );
-    return this.complete(request, requestedAt, result, result.outcome);
+    return this.complete(request, requestedAt, result, {
+      wakeOutcome: result.outcome,
+      outcome: classifyLastWake({
+        kind: 'returned',
+        outcome: result.outcome,
+        failureKind: result.failureKind ?? undefined,
+      }),
+    });
   }
 
   /** The history's Completed record and the job result, from the one result; then the gate and progress let go. */
@@ -57,22 +71,16 @@ export class WakeAttempt {
     request: WakeRequest,
     requestedAt: string,
     result: WakeResult,
-    wakeOutcome: WakeCompletedRecord['wakeOutcome'],
+    verdict: Pick<WakeCompletion, 'wakeOutcome' | 'outcome'>,
   ): Promise<WakeJobResult> {
     const { pod, attemptId, requestedBy } = request;
-    const threw = wakeOutcome === 'Exception';
     await this.deps.history.completed({
       podName: pod.name,
       attemptId,
       requestedAt,
       requestedBy,
       completedAt: this.deps.now().toISOString(),
-      outcome: classifyLastWake(
-        threw
-          ? { kind: 'threw' }
-          : { kind: 'returned', outcome: result.outcome, failureKind: result.failureKind ?? undefined },
-      ),
-      wakeOutcome,
+      ...verdict,
       reason: result.message,
       podId: result.podId,
       gpuId: result.gpuId,

@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type Redis from 'ioredis';
-import type { LastWakeOutcome } from '@podwarden/policies';
+import type { LastWakeOutcome, PodConfig } from '@podwarden/policies';
 import {
   RedisKeys,
   WakeGate,
@@ -76,9 +76,11 @@ function replica(
     onJoinWait?: (waits: number) => Promise<void> | void;
     gateLeaseMs?: number;
     history?: Pick<WakeHistory, 'requested' | 'completed'>;
+    pod?: Partial<PodConfig>;
   } = {},
 ): RunnerHarness {
   const config = testConfig();
+  config.pods[0] = { ...config.pods[0], ...options.pod };
   const logs = captureLogs();
   const gate = new WakeGate(redis, KEYS);
   const progress = new WakeProgressStore(redis, KEYS);
@@ -323,7 +325,16 @@ describe(WakeJobRunner.name, () => {
       await served.runner.process(job('job-ok', { podName: TEST_POD_NAME }));
       await failed.runner.process(job('job-no', { podName: TEST_POD_NAME }));
 
-      expect(served.logs.messages('info')).toContain('wake AlreadyRunning: pod p1 is already running');
+      expect(served.logs.find('wake AlreadyRunning')).toEqual([
+        expect.objectContaining({
+          level: 30,
+          msg: 'wake AlreadyRunning: pod p1 is already running',
+          pod: TEST_POD_NAME,
+          attemptId: 'job-ok',
+          outcome: 'AlreadyRunning',
+          podId: 'p1',
+        }),
+      ]);
       expect(failed.logs.messages('warn')).toEqual([
         'wake Failed: volume lookup unreadable (http 502); nothing was started or created',
       ]);
@@ -342,6 +353,44 @@ describe(WakeJobRunner.name, () => {
       expect(await historyOf(TEST_POD_NAME)).toMatchObject([
         { type: 'Requested' },
         { type: 'Completed', outcome: 'Refused', wakeOutcome: 'Failed' },
+      ]);
+    });
+
+    it.each(['', '  '])(
+      'a pod with a blank volume id (%p) is refused and still recorded, without touching the gate or RunPod',
+      async (volumeId) => {
+        const runpod = scriptedRunPod();
+        const sut = replica(runpod, { pod: { volumeId } });
+        const entered = jest.spyOn(sut.gate, 'enter');
+
+        const result = await sut.runner.process(job('job-V', { podName: TEST_POD_NAME }));
+
+        expect(result).toMatchObject({ outcome: 'Failed', failureKind: 'refused' });
+        expect(runpod.calls).toEqual([]);
+        expect(entered).not.toHaveBeenCalled();
+        expect((await historyOf(TEST_POD_NAME)).map((r) => r.type)).toEqual(['Requested', 'Completed']);
+      },
+    );
+
+    it('a progress write Redis refuses is logged and never fails the wake', async () => {
+      const runpod = scriptedRunPod()
+        .onList(volumeWith(['p1']))
+        .onObserve('p1', found('p1', 'Running', 1));
+      const sut = replica(runpod);
+      jest
+        .spyOn(sut.progress, 'set')
+        .mockRejectedValue(new Error('READONLY You cannot write against a replica'));
+
+      const result = await sut.runner.process(job('job-P', { podName: TEST_POD_NAME }));
+
+      expect(result).toMatchObject({ outcome: 'AlreadyRunning' });
+      expect(sut.logs.find('wake progress not written')).toEqual([
+        expect.objectContaining({
+          level: 40,
+          pod: TEST_POD_NAME,
+          err: 'READONLY You cannot write against a replica',
+        }),
+        expect.objectContaining({ level: 40 }),
       ]);
     });
 
@@ -414,7 +463,13 @@ describe(WakeJobRunner.name, () => {
       expect(runpodA.calls).toEqual(['list', 'observe p1']);
       expect(runpodB.calls).toEqual([]);
       expect(b.actions.entries).toEqual([]);
-      expect(b.logs.messages('info')).toContain('joining wake job-A already in flight');
+      expect(b.logs.find('joining wake')).toEqual([
+        expect.objectContaining({
+          msg: 'joining wake job-A already in flight',
+          pod: TEST_POD_NAME,
+          attemptId: 'job-A',
+        }),
+      ]);
       // A joiner adds nothing to the history: one Requested/Completed pair, the holder's.
       expect((await historyOf(TEST_POD_NAME)).map((r) => `${r.type} ${r.attemptId}`)).toEqual([
         'Requested job-A',
@@ -556,7 +611,15 @@ describe(WakeJobRunner.name, () => {
       });
       expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
       expect(await sut.progress.get(TEST_POD_NAME)).toBeNull();
-      expect(sut.logs.messages('error')).toEqual(['wake threw: socket hang up']);
+      expect(sut.logs.find('wake threw')).toEqual([
+        expect.objectContaining({
+          level: 50,
+          msg: 'wake threw: socket hang up',
+          pod: TEST_POD_NAME,
+          attemptId: 'job-X',
+          err: 'socket hang up',
+        }),
+      ]);
     });
 
     it('a cancelled wake (its job signal aborted) stops before its next call, is recorded as cancelled, releases the gate and fails the job', async () => {
@@ -589,6 +652,9 @@ describe(WakeJobRunner.name, () => {
         outcome: 'Failed',
         failureKind: 'provider',
       });
+      // Someone chose to cancel: a Warning, not the Error a crash gets.
+      expect(sut.logs.messages('warn')).toContain('wake cancelled: operator cancelled');
+      expect(sut.logs.messages('error')).toEqual([]);
       expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
     });
   });

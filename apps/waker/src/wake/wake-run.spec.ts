@@ -265,6 +265,23 @@ describe(WakeRun.name, () => {
       expect(result).toMatchObject({ outcome: 'Failed', failureKind: 'provider' });
     });
 
+    it.each<[string, number[], 'refused' | 'provider']>([
+      ['a 400 then a 429 placed nothing', [400, 429], 'refused'],
+      ['a 500 may have placed a pod', [500], 'provider'],
+      ['a 599 may have placed a pod', [599], 'provider'],
+    ])('%s: an unreadable re-read before the retry then says %s', async (_what, statuses, failureKind) => {
+      const runpod = scriptedRunPod()
+        .onList(emptyVolume(), unreadableList())
+        .onCatalog(RANKED_CATALOG)
+        .onCreate(...statuses.map((status) => createRefused(status, 1)));
+      const sut = wakeRunHarness(runpod);
+
+      const result = await sut.run();
+
+      expect(runpod.calls.at(-1)).toBe('list');
+      expect(result).toMatchObject({ outcome: 'Failed', failureKind });
+    });
+
     // The accepted Start billed, so the wake history must not say Refused.
     it('a blank template after an accepted Start is not a refusal: the Start billed', async () => {
       const runpod = scriptedRunPod()
@@ -321,6 +338,20 @@ describe(WakeRun.name, () => {
         'create',
         'poll-new-pod',
         'terminate',
+      ]);
+      // What GET shows while the wake runs: each report says where the wake is, in words.
+      expect(sut.progress.reports.map((r) => r.message)).toEqual([
+        'looking up pods on volume vol-ours',
+        'round 1/4: observing 1 pod(s)',
+        'starting stopped pod p1',
+        'round 2/4: observing 1 pod(s)',
+        'reading the GPU catalog',
+        `creating a pod on ${L40S} at ${PRICES[L40S]} USD/h`,
+        'RunPod asked to retry; waiting 1s before re-reading the volume',
+        `creating a pod on ${L40S} at ${PRICES[L40S]} USD/h`,
+        'round 1/4: waiting for pod new1 to run',
+        'round 2/4: waiting for pod new1 to run',
+        'terminating stale pod p1',
       ]);
     });
   });

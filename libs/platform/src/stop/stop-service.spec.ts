@@ -184,8 +184,12 @@ describe(StopService.name, () => {
 
       expect(result).toMatchObject({ kind: 'stopped', ok: true });
       expect(runpod.billableCalls).toEqual(['stop p1']);
-      expect(h.logs.messages('warn')).toEqual([
-        'idle state busy; the Down edge will be seen by the next tick instead',
+      expect(h.logs.find('idle state busy')).toEqual([
+        expect.objectContaining({
+          level: 40,
+          pod: 'qwen',
+          msg: 'idle state busy; the Down edge will be seen by the next tick instead',
+        }),
       ]);
       expect(await h.store.load('qwen')).toEqual({ ...READY_RECORD, lastTickScheduledAt: null });
       expect(await redis.get(KEYS.idleLock('qwen'))).toBe('a-running-tick');
@@ -234,7 +238,10 @@ describe(StopService.name, () => {
 
   describe('stopPods', () => {
     it('stops exactly the pods named, with GPU and price from the listing the caller read', async () => {
-      const runpod = new FakeRunPod().setPod('p1').setPod('p2').setPod('p3', { stop: 'refused' });
+      const runpod = new FakeRunPod()
+        .setPod('p1')
+        .setPod('p2', { gpuId: 'NVIDIA RTX A6000', costPerHr: 0.49 })
+        .setPod('p3', { stop: 'refused', gpuId: 'NVIDIA H100 80GB HBM3', costPerHr: 2.69 });
       const h = harness(runpod);
       const list = await runpod.listPods();
       runpod.takeCalls();
@@ -251,9 +258,9 @@ describe(StopService.name, () => {
         { podId: 'p1', ok: true, httpStatus: 200, called: true },
       ]);
       expect(runpod.calls).toEqual(['stop p3', 'stop p1']);
-      expect((await h.actions()).map((a) => [a.podId, a.ok, a.gpuId, a.trigger])).toEqual([
-        ['p1', true, 'NVIDIA L40S', 'boot-grace'],
-        ['p3', false, 'NVIDIA L40S', 'boot-grace'],
+      expect((await h.actions()).map((a) => [a.podId, a.ok, a.gpuId, a.pricePerHour, a.trigger])).toEqual([
+        ['p1', true, 'NVIDIA L40S', 0.86, 'boot-grace'],
+        ['p3', false, 'NVIDIA H100 80GB HBM3', 2.69, 'boot-grace'],
       ]);
     });
 
@@ -294,6 +301,7 @@ describe(StopService.name, () => {
         [40, 'idle state not reset after the stop; the next tick will see the pods down'],
       ]);
       expect(h.logs.lines[1]).toMatchObject({ actionRecord: stopEntry('p1') });
+      expect(h.logs.lines[2]).toMatchObject({ pod: 'qwen', err: expect.any(String) });
     } finally {
       deadRedis.disconnect();
     }

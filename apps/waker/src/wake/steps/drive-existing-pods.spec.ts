@@ -50,6 +50,14 @@ describe(driveExistingPods.name, () => {
       const result = await sut.run();
 
       expect(runpod.calls).toEqual(['list', 'observe p1', 'start p1', 'observe p1', 'observe p1']);
+      expect(sut.logs.find('start issued')).toEqual([
+        expect.objectContaining({
+          level: 30,
+          msg: 'start issued for pod p1',
+          billable: 'Start',
+          httpStatus: 200,
+        }),
+      ]);
       expect(result).toMatchObject({
         outcome: 'Started',
         podId: 'p1',
@@ -121,6 +129,7 @@ describe(driveExistingPods.name, () => {
 
     expect(runpod.billableCalls).toEqual(['start p1', `create ${L40S}`, 'terminate p1']);
     expect(result.outcome).toBe('Created');
+    expect(sut.logs.messages('warn')).toEqual(['start of pod p1 refused (HTTP 500)']);
     expect(sut.actions.entries[0]).toEqual(
       wakeAction({
         action: 'Start',
@@ -181,6 +190,28 @@ describe(driveExistingPods.name, () => {
     expect(result).toMatchObject({ outcome: 'AlreadyRunning', podId: 'p2' });
     expect(runpod.calls).toEqual(['list', 'observe gone', 'observe p2']);
     expect(sut.actions.entries).toEqual([]);
+  });
+
+  it('a Terminated sibling listed after the serving pod is skipped too, while another stale sibling is terminated', async () => {
+    const runpod = scriptedRunPod()
+      .onList(volumeWith(['p2', 'gone', 'old']))
+      .onObserve('p2', found('p2', 'Running', 1), found('p2', 'Running', 1))
+      .onObserve('gone', found('gone', 'Terminated'))
+      .onObserve('old', found('old', 'Exited'))
+      .onTerminate(actionAccepted());
+    const sut = wakeRunHarness(runpod);
+
+    const result = await sut.run();
+
+    expect(result).toMatchObject({ outcome: 'AlreadyRunning', podId: 'p2' });
+    expect(runpod.calls).toEqual([
+      'list',
+      'observe p2',
+      'observe gone',
+      'observe old',
+      'observe p2',
+      'terminate old',
+    ]);
   });
 
   it.each<[string, PodObservation]>([

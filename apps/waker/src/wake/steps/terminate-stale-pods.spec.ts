@@ -107,6 +107,26 @@ describe(terminateStalePods.name, () => {
       expect(sut.actions.entries).toEqual([]);
     });
 
+    it('every stale pod kept is named, each with its own refusal', async () => {
+      const runpod = scriptedRunPod()
+        .onList(volumeWith(['fresh', 's1', 's2']))
+        .onObserve(
+          'fresh',
+          found('fresh', 'Running', 1),
+          found('fresh', 'Starting'),
+          found('fresh', 'Starting'),
+        )
+        .onObserve('s1', found('s1', 'Exited'))
+        .onObserve('s2', found('s2', 'Exited'));
+      const sut = wakeRunHarness(runpod);
+
+      const result = await sut.run();
+
+      expect(result.message).toBe(
+        'pod fresh is already running; termination guard kept stale pod(s) s1 (ReplacementNotRunning), s2 (ReplacementNotRunning)',
+      );
+    });
+
     it('an unreadable replacement at the moment of the terminate is not Running: the stale pod is kept', async () => {
       const runpod = scriptedRunPod()
         .onList(volumeWith(['a', 'b']))

@@ -36,6 +36,14 @@ describe(walkCreateAttempts.name, () => {
     const result = await sut.run();
 
     expect(runpod.calls).toEqual(['list', 'catalog', `create ${L40S}`, `create ${A100}`, 'observe new1']);
+    expect(sut.logs.find('create')).toEqual([
+      expect.objectContaining({ level: 40, msg: `create on ${L40S} returned ${status}`, billable: 'Create' }),
+      expect.objectContaining({
+        level: 30,
+        msg: `created pod new1 on ${A100} at ${PRICES[A100]} USD/h`,
+        billable: 'Create',
+      }),
+    ]);
     expect(sut.sleeper.delays).toEqual([]);
     expect(result).toMatchObject({
       outcome: 'Created',
@@ -246,6 +254,17 @@ describe(walkCreateAttempts.name, () => {
       expect(sut.logs.messages('warn')).toEqual([`create on ${L40S} returned ${status} without a pod id`]);
     },
   );
+
+  it('a 3xx is not an accepted create: recorded ok:false, and the walk stops', async () => {
+    const runpod = noPod().onCreate(createRefused(300, null, 'redirected'));
+    const sut = wakeRunHarness(runpod);
+
+    const result = await sut.run();
+
+    expect(runpod.billableCalls).toEqual([`create ${L40S}`]);
+    expect(sut.actions.summary).toEqual(['Create - refused']);
+    expect(result).toMatchObject({ outcome: 'Failed', failureKind: 'provider', lastProviderStatus: 300 });
+  });
 
   it('an off-spec 200 with a pod id is Created: the pod exists and bills whatever the status', async () => {
     const runpod = noPod()
