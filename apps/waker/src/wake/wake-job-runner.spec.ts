@@ -7,6 +7,7 @@ import {
   WakeHistory,
   WakeProgressStore,
   parseEntry,
+  withinTimeout,
   type WakeJobResult,
   type WakeRecord,
 } from '@podwarden/platform';
@@ -492,13 +493,17 @@ describe(WakeJobRunner.name, () => {
       });
 
       const running = sut.runner.process(job('job-L', { podName: TEST_POD_NAME }));
-      await inside.promise;
-      await renewedThrice.promise;
+      try {
+        await inside.promise;
+        // A generous deadline, so a gate that stops renewing fails here instead of hanging the run.
+        await withinTimeout(renewedThrice.promise, 10_000, 'three renewals of the gate lease');
 
-      expect(await sut.gate.holder(OUR_VOLUME)).toBe('job-L');
-      expect(await redis.pttl(KEYS.wakeLock(OUR_VOLUME))).toBeGreaterThan(0);
-      release.resolve();
-      await running;
+        expect(await sut.gate.holder(OUR_VOLUME)).toBe('job-L');
+        expect(await redis.pttl(KEYS.wakeLock(OUR_VOLUME))).toBeGreaterThan(0);
+      } finally {
+        release.resolve();
+        await running;
+      }
       expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
     }, 20_000);
 
