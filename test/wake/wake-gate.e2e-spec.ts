@@ -1,8 +1,9 @@
 import { Queue, QueueEvents } from 'bullmq';
 import Redis from 'ioredis';
+import { WAKE_JOB, wakeDeduplicationId } from '@podwarden/platform';
 import { eventually } from '../support/app-process';
-import { resetSim, simPods, simWrites } from '../support/sim-admin';
-import { Stack } from '../support/stack';
+import { clearSimCalls, resetSim, simCalls, simPods, simWrites } from '../support/sim-admin';
+import { Stack, VOLUME_ID } from '../support/stack';
 import { REDIS_URL } from '../support/test-env';
 
 /**
@@ -77,13 +78,31 @@ describe('the singleton gate and crash safety', () => {
     expect(second.body.attemptId).not.toBe(first.body.attemptId);
   });
 
-  it('after a failed job, the next start runs a new wake', async () => {
-    const bad = await queue.add('wake', { podName: 42 });
+  it("after a failed job that held the gateway's deduplication id, the next start runs a new wake", async () => {
+    // Enqueued the way the gateway enqueues a start, so while it is waiting or active a start joins it.
+    const bad = await queue.add(
+      WAKE_JOB,
+      { podName: 42 },
+      { deduplication: { id: wakeDeduplicationId(VOLUME_ID) }, attempts: 1 },
+    );
     await expect(bad.waitUntilFinished(events, 10_000)).rejects.toThrow(/podName must be a non-empty string/);
+    await clearSimCalls(stack);
     const next = await start();
 
     expect(next.status).toBe(200);
+    expect(next.body).toMatchObject({ outcome: 'AlreadyRunning' });
     expect(next.body.attemptId).not.toBe(bad.id);
+    // The new wake ran: it read the volume (a joined start would have made no call) and left its own record.
+    expect((await simCalls(stack)).map((c) => `${c.method} ${c.path}`)).toContain('GET /pods');
+    const history = await stack.api<{ wakes: Array<Record<string, unknown>> }>(
+      'GET',
+      '/api/pods/qwen/history',
+    );
+    expect(history.body.wakes[0]).toMatchObject({
+      attemptId: next.body.attemptId,
+      outcome: 'Succeeded',
+      wakeOutcome: 'AlreadyRunning',
+    });
   });
 
   it('an invalid payload fails the job with a clear reason and makes no RunPod call', async () => {
@@ -92,6 +111,7 @@ describe('the singleton gate and crash safety', () => {
       queue.add('wake', { podName: 'nobody-configured-this' }),
       queue.add('wake', null as unknown as object),
       queue.add('wake', { podName: 'qwen', requestedBy: 7 }),
+      queue.add('wake', { podName: 'qwen', priority: 'high' }),
     ]);
     const reasons = await Promise.all(
       jobs.map((job) =>
@@ -105,6 +125,7 @@ describe('the singleton gate and crash safety', () => {
     expect(reasons[0]).toMatch(/unknown pod name "nobody-configured-this"/);
     expect(reasons[1]).toMatch(/invalid wake payload/);
     expect(reasons[2]).toMatch(/requestedBy must be a string/);
+    expect(reasons[3]).toBe('invalid wake payload: property priority should not exist');
     expect(await simWrites(stack)).toEqual([]);
   });
 

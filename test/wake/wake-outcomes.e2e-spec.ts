@@ -1,5 +1,14 @@
 import { Stack } from '../support/stack';
-import { clearSimCalls, injectFault, resetSim, seedPod, simPods, simWrites } from '../support/sim-admin';
+import {
+  clearSimCalls,
+  injectFault,
+  resetSim,
+  seedPod,
+  simCalls,
+  simPods,
+  simWrites,
+  type SimCall,
+} from '../support/sim-admin';
 
 /**
  * Wake end to end: the built gateway and waker as real processes, a real
@@ -84,6 +93,33 @@ describe('wake through the gateway and the waker', () => {
       'POST /pods',
       `DELETE /pods/${stale}`,
     ]);
+    // The DELETE came after the replacement was RUNNING with a GPU, by the simulator's own clock, and
+    // after a read of the replacement that the simulator answered while it was so.
+    const replacement = String(answer.body.podId);
+    const runningSince = await runningWithGpuSince(stack, replacement);
+    // The simulator numbers its calls in arrival order (`seq`).
+    const calls = (await simCalls(stack)) as Array<SimCall & { seq: number }>;
+    const deleteCall = onlyCall(calls, 'DELETE', `/pods/${stale}`);
+    expect(Date.parse(deleteCall.at)).toBeGreaterThanOrEqual(runningSince);
+    const readsWhileRunning = calls.filter(
+      (c) =>
+        c.method === 'GET' &&
+        c.path === `/pods/${replacement}` &&
+        c.status === 200 &&
+        Date.parse(c.at) >= runningSince &&
+        c.seq < deleteCall.seq,
+    );
+    expect(readsWhileRunning.length).toBeGreaterThanOrEqual(1);
+    const history = await stack.api<{ actions: Array<Record<string, unknown>> }>(
+      'GET',
+      '/api/pods/qwen/history',
+    );
+    expect(history.body.actions[0]).toMatchObject({
+      action: 'Terminate',
+      podId: stale,
+      ok: true,
+      trigger: 'wake',
+    });
     const status = await stack.api('GET', '/api/pods/qwen');
     expect(status.body).toMatchObject({
       status: 'RUNNING',
@@ -228,4 +264,32 @@ async function waitForLastWake(stack: Stack): Promise<Record<string, unknown>> {
     if (Date.now() > deadline) throw new Error('no completed wake within 30 s');
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * When the simulator began answering RUNNING with a live runtime (the only RUNNING the wake reads as
+ * Running) for this pod, as wall-clock milliseconds, from its own lifecycle stamps and clock.
+ */
+async function runningWithGpuSince(stack: Stack, podId: string): Promise<number> {
+  const state = await stack.simRequest<{
+    now: { sim: number; wall: string; speed: number };
+    pods: Array<{ id: string; internal: { lifecycle: { kind: string; attachedAt?: number } } }>;
+  }>('GET', '/_sim/state');
+  const pod = state.body.pods.find((p) => p.id === podId);
+  const attachedAt = pod?.internal.lifecycle.attachedAt;
+  if (pod?.internal.lifecycle.kind !== 'run' || attachedAt === undefined) {
+    throw new Error(`pod ${podId} has no run lifecycle in the simulator: ${JSON.stringify(pod)}`);
+  }
+  const { now } = state.body;
+  return Date.parse(now.wall) - (now.sim - attachedAt) / now.speed;
+}
+
+function onlyCall(
+  calls: readonly (SimCall & { seq: number })[],
+  method: string,
+  path: string,
+): SimCall & { seq: number } {
+  const matching = calls.filter((c) => c.method === method && c.path === path);
+  if (matching.length !== 1) throw new Error(`expected one ${method} ${path}, saw ${matching.length}`);
+  return matching[0];
 }

@@ -1,14 +1,26 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { HealthModule, PlatformModule, type AppStart } from '@podwarden/platform';
-import { WakeWorker } from './wake-worker';
+import {
+  HealthModule,
+  PlatformModule,
+  QueuesModule,
+  WAKE_QUEUE,
+  configureProcessor,
+  type AppStart,
+} from '@podwarden/platform';
+import { WakeProcessor } from './wake.processor';
+import { wakeJobRunnerProvider } from './wake-job-runner.provider';
+import { wakeWorkerOptions } from './wake-worker-options';
 
+/** The waker: the `wake` queue's processor on the platform's stores, plus health on HEALTH_PORT. */
 @Module({})
 export class WakerModule {
   static forRoot(start: AppStart): DynamicModule {
+    // Worker options must be on the class before BullMQ builds the worker from it.
+    configureProcessor(WakeProcessor, WAKE_QUEUE, wakeWorkerOptions(start.config));
     return {
       module: WakerModule,
-      imports: [PlatformModule.forRoot(start), HealthModule],
-      providers: [WakeWorker],
+      imports: [PlatformModule.forRoot(start), QueuesModule.forRoot(WAKE_QUEUE), HealthModule],
+      providers: [wakeJobRunnerProvider, WakeProcessor],
     };
   }
 }

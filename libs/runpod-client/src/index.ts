@@ -3,7 +3,6 @@ export type { RunPodClientOptions, RunPodLogger, ExchangeTimeouts } from './clie
 export type { CreatePodRequest } from './create-pod-json';
 export type { PodActionResult } from './pod-action-result';
 export type { PodList } from './pod-list-json';
-export { lookupVolume } from './volume-lookup';
 export { parsePrometheusText, type PrometheusSample } from './prometheus-text';
 export { activityFromSamples, VLLM_LOAD_GAUGES, VLLM_WORK_COUNTERS } from './vllm-activity';
 export { buildProxyUrl } from './proxy-url';

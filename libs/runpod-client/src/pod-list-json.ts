@@ -1,4 +1,4 @@
-import type { ListedPod } from '@podwarden/policies';
+import type { ListedPod, PodList } from '@podwarden/policies';
 import type { ExchangeOutcome } from './http-exchange';
 import {
   arrayField,
@@ -10,10 +10,7 @@ import {
   stringField,
 } from './json-reading';
 
-/** GET /pods as read: the pods, or why the list could not be read (never an empty list in disguise). */
-export type PodList =
-  | { readonly kind: 'listed'; readonly pods: readonly ListedPod[] }
-  | { readonly kind: 'unreadable'; readonly reason: string };
+export type { PodList };
 
 export function podListFromOutcome(outcome: ExchangeOutcome): PodList {
   if (outcome.kind === 'failed') {

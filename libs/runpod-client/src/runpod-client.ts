@@ -21,6 +21,7 @@ import type {
   PodObservation,
   VolumeLookup,
 } from '@podwarden/policies';
+import { lookupVolume } from '@podwarden/policies';
 import { catalogFromOutcome } from './catalog-json';
 import {
   CONTROL_PLANE_MAX_BODY_BYTES,
@@ -45,7 +46,6 @@ import { parsePrometheusText } from './prometheus-text';
 import { buildProxyUrl, metricsUrl } from './proxy-url';
 import { redactSecret } from './secret-redaction';
 import { activityFromSamples } from './vllm-activity';
-import { lookupVolume } from './volume-lookup';
 
 /** Cloudflare in front of the pod proxy refuses default client User-Agents. */
 export const BROWSER_USER_AGENT =

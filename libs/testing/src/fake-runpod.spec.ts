@@ -94,4 +94,32 @@ describe(FakeRunPod.name, () => {
     expect(await fake.observePod('p1', new AbortController().signal)).toEqual(found('p1', 'Running', 1));
     expect(fake.calls).toEqual(['list', 'observe p1']);
   });
+
+  it('scriptedOnly: a call no script answers throws, even with a world; scripted calls still answer', async () => {
+    const fake = new FakeRunPod().setPod('p1').scriptedOnly().onObserve('p1', found('p1', 'Exited'));
+
+    expect(await fake.observePod('p1')).toEqual(found('p1', 'Exited'));
+    const unplanned = [
+      () => fake.listPods(),
+      () => fake.observePod('p1'),
+      () => fake.startPod('p1'),
+      () => fake.stopPod('p1'),
+      () => fake.terminatePod('p1'),
+      () => fake.getCatalog(),
+      () => fake.getActivity('p1', 8000),
+    ];
+    for (const call of unplanned) await expect(call()).rejects.toBeInstanceOf(UnexpectedCallError);
+    expect(fake.calls).toEqual([
+      'observe p1',
+      'list',
+      'observe p1',
+      'start p1',
+      'stop p1',
+      'terminate p1',
+      'catalog',
+      'metrics p1',
+    ]);
+    fake.reset();
+    expect(await fake.listPods()).toEqual({ kind: 'listed', pods: [] });
+  });
 });

@@ -89,6 +89,8 @@ export class FakeRunPod implements RunPodControlPlane {
    * sending anything; so a spec proves a caller's signal reached the call.
    */
   honoursSignals = false;
+  /** Set by `scriptedOnly()`: a call no script answers throws instead of reading the world. */
+  private worldless = false;
 
   private readonly world = new Map<string, FakePod>();
   private listUnreadable: string | null = null;
@@ -146,6 +148,16 @@ export class FakeRunPod implements RunPodControlPlane {
   /** No API key: the real client answers every call with its unconfigured shape; callers must not call at all. */
   unconfigured(): this {
     this.isConfigured = false;
+    return this;
+  }
+
+  /**
+   * Answers only what the scenario scripted: any call without a script throws
+   * UnexpectedCallError instead of reading the world, for specs that reason in
+   * exact sequences (the wake) and want an unplanned call to fail loudly.
+   */
+  scriptedOnly(): this {
+    this.worldless = true;
     return this;
   }
 
@@ -252,6 +264,7 @@ export class FakeRunPod implements RunPodControlPlane {
     this.holdNextList = null;
     this.listThrows = false;
     this.honoursSignals = false;
+    this.worldless = false;
     this.isConfigured = true;
   }
 
@@ -266,6 +279,7 @@ export class FakeRunPod implements RunPodControlPlane {
     await this.readDelay();
     if (this.listThrows) throw new Error('scripted list failure');
     if (this.lists.hasAnswer) return this.lists.answer(undefined, call);
+    this.unscripted(call);
     if (this.listUnreadable !== null) return { kind: 'unreadable', reason: this.listUnreadable };
     return { kind: 'listed', pods: [...this.world.values()].map(listedOf) };
   }
@@ -276,6 +290,7 @@ export class FakeRunPod implements RunPodControlPlane {
     await this.readDelay();
     const script = this.observations.get(podId);
     if (script?.hasAnswer) return script.answer(podId, call);
+    this.unscripted(call);
     return observationOf(podId, this.world.get(podId));
   }
 
@@ -285,6 +300,7 @@ export class FakeRunPod implements RunPodControlPlane {
     this.scrapedPorts.push(`${podId}:${port}`);
     const script = this.activities.get(podId);
     if (script?.hasAnswer) return script.answer(podId, call);
+    this.unscripted(call);
     return this.world.get(podId)?.metrics ?? null;
   }
 
@@ -292,6 +308,7 @@ export class FakeRunPod implements RunPodControlPlane {
     this.refuseIfAborted(signal);
     const call = this.log(`start ${podId}`);
     if (this.starts.hasAnswer) return this.starts.answer(podId, call);
+    this.unscripted(call);
     return actionOf(this.world.get(podId)?.start, 200);
   }
 
@@ -299,6 +316,7 @@ export class FakeRunPod implements RunPodControlPlane {
     this.refuseIfAborted(signal);
     const call = this.log(`stop ${podId}`);
     if (this.stops.hasAnswer) return this.stops.answer(podId, call);
+    this.unscripted(call);
     return actionOf(this.world.get(podId)?.stop, 200);
   }
 
@@ -306,6 +324,7 @@ export class FakeRunPod implements RunPodControlPlane {
     this.refuseIfAborted(signal);
     const call = this.log(`terminate ${podId}`);
     if (this.terminations.hasAnswer) return this.terminations.answer(podId, call);
+    this.unscripted(call);
     return actionOf(this.world.get(podId)?.terminate, 204);
   }
 
@@ -320,7 +339,9 @@ export class FakeRunPod implements RunPodControlPlane {
   async getCatalog(signal?: AbortSignal): Promise<GpuCatalogEntry[]> {
     this.refuseIfAborted(signal);
     const call = this.log('catalog');
-    return this.catalogs.hasAnswer ? this.catalogs.answer(undefined, call) : [];
+    if (this.catalogs.hasAnswer) return this.catalogs.answer(undefined, call);
+    this.unscripted(call);
+    return [];
   }
 
   proxyUrl(podId: string, port: number): string {
@@ -343,6 +364,10 @@ export class FakeRunPod implements RunPodControlPlane {
     this.calls.push(call);
     this.events.push(call);
     return call;
+  }
+
+  private unscripted(call: string): void {
+    if (this.worldless) throw new UnexpectedCallError(call);
   }
 
   private async readDelay(): Promise<void> {

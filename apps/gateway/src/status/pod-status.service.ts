@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isPodConfigured, type IdleState, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
-import { lookupVolume, type RunPodClient } from '@podwarden/runpod-client';
+import { lookupVolume } from '@podwarden/policies';
+import type { RunPodClient } from '@podwarden/runpod-client';
 import {
   CONFIG,
   IdleStateStore,

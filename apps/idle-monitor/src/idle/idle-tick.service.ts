@@ -15,7 +15,8 @@ import {
   type StopReason,
   type VolumeSignal,
 } from '@podwarden/policies';
-import { lookupVolume, type PodList } from '@podwarden/runpod-client';
+import { lookupVolume } from '@podwarden/policies';
+import type { PodList } from '@podwarden/runpod-client';
 import {
   mapBounded,
   type AppLogger,

@@ -1,36 +1,41 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type Redis from 'ioredis';
-import type { LastWakeOutcome } from '@podwarden/policies';
+import type { LastWakeOutcome, PodConfig } from '@podwarden/policies';
 import {
-  parseEntry,
   RedisKeys,
   WakeGate,
   WakeHistory,
   WakeProgressStore,
+  parseEntry,
+  withinTimeout,
   type WakeJobResult,
   type WakeRecord,
 } from '@podwarden/platform';
+import {
+  OUR_VOLUME,
+  captureLogs,
+  connectTestRedis,
+  createRefused,
+  deleteKeysUnder,
+  emptyVolume,
+  found,
+  uniqueTestPrefix,
+  unreadableList,
+  volumeWith,
+  type CapturedLogs,
+  type FakeRunPod,
+} from '@podwarden/testing';
 import { realSleep, type Sleep } from './sleeper';
 import { WakeJobRunner } from './wake-job-runner';
-import { capturingLogger, type CapturedLogs } from './testing/capturing-logger';
 import { deferred } from './testing/deferred';
-import { FakeControlPlane } from './testing/fake-control-plane';
 import { FIXED_NOW, fixedClock } from './testing/fixed-clock';
-import { RANKED_CATALOG } from './testing/gpu-catalogs';
+import { L40S, RANKED_CATALOG } from './testing/gpu-catalogs';
 import { InstantSleep } from './testing/instant-sleep';
 import { RecordingActionLog } from './testing/recording-action-log';
 import { RecordingWakeHistory } from './testing/recording-wake-history';
-import { deleteKeysUnder } from '@podwarden/testing';
-import { connectTestRedis, uniqueTestPrefix } from './testing/redis-test-namespace';
-import {
-  OUR_VOLUME,
-  createRefused,
-  emptyVolume,
-  found,
-  unreadableList,
-  volumeWith,
-} from '@podwarden/testing';
 import { TEST_API_KEY, TEST_POD_NAME, testConfig } from './testing/test-config';
+import { scriptedRunPod } from './testing/wake-run-harness';
+import { replacingGpulessPod } from './testing/wake-scenarios';
 
 const PREFIX = uniqueTestPrefix('waker');
 const KEYS = new RedisKeys(PREFIX);
@@ -67,15 +72,17 @@ interface RunnerHarness {
 
 /** One waker replica: its own fake RunPod and logs, the real gate, history and progress on the shared Redis. */
 function replica(
-  runpod: FakeControlPlane,
+  runpod: FakeRunPod,
   options: {
     onJoinWait?: (waits: number) => Promise<void> | void;
     gateLeaseMs?: number;
     history?: Pick<WakeHistory, 'requested' | 'completed'>;
+    pod?: Partial<PodConfig>;
   } = {},
 ): RunnerHarness {
   const config = testConfig();
-  const logs = capturingLogger();
+  config.pods[0] = { ...config.pods[0], ...options.pod };
+  const logs = captureLogs();
   const gate = new WakeGate(redis, KEYS);
   const progress = new WakeProgressStore(redis, KEYS);
   const actions = new RecordingActionLog();
@@ -117,6 +124,20 @@ async function errorOf(work: Promise<unknown>): Promise<Error> {
   throw new Error('expected a rejection, but the job resolved');
 }
 
+/** A fake whose first observe of p1 blocks until released, to hold a wake open mid-run. */
+function blockedInObserve(answer = found('p1', 'Running', 1)) {
+  const inside = deferred();
+  const release = deferred();
+  const runpod = scriptedRunPod()
+    .onList(volumeWith(['p1']))
+    .onObserve('p1', async () => {
+      inside.resolve();
+      await release.promise;
+      return answer;
+    });
+  return { runpod, inside, release };
+}
+
 describe(WakeJobRunner.name, () => {
   describe('invalid payloads', () => {
     it.each<[string, unknown, RegExp]>([
@@ -131,17 +152,18 @@ describe(WakeJobRunner.name, () => {
         { podName: TEST_POD_NAME, requestedBy: 7 },
         /requestedBy must be a string/,
       ],
+      ['an unknown field', { podName: TEST_POD_NAME, force: true }, /property force should not exist/],
       ['an unknown pod name', { podName: 'llama' }, /unknown pod name "llama"/],
     ])(
       '%s fails the job as unrecoverable with a clear reason and ZERO RunPod calls',
       async (_what, data, reason) => {
-        const runpod = new FakeControlPlane();
+        const runpod = scriptedRunPod();
         const { runner } = replica(runpod);
 
         const error = await errorOf(runner.process(job('bad-1', data)));
 
         expect(error).toBeInstanceOf(UnrecoverableError);
-        expect(error.message).toMatch(/^invalid wake payload/);
+        expect(error.message).toMatch(/^invalid wake payload: /);
         expect(error.message).toMatch(reason);
         expect(runpod.calls).toEqual([]);
         expect(await historyOf(TEST_POD_NAME)).toEqual([]);
@@ -153,7 +175,7 @@ describe(WakeJobRunner.name, () => {
   describe('a normal run', () => {
     interface Row {
       scenario: string;
-      script: () => FakeControlPlane;
+      script: () => FakeRunPod;
       wakeOutcome: string;
       outcome: LastWakeOutcome;
       candidatesConsidered: number;
@@ -163,7 +185,9 @@ describe(WakeJobRunner.name, () => {
       {
         scenario: 'a Running pod',
         script: () =>
-          new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', found('p1', 'Running', 1)),
+          scriptedRunPod()
+            .onList(volumeWith(['p1']))
+            .onObserve('p1', found('p1', 'Running', 1)),
         wakeOutcome: 'AlreadyRunning',
         outcome: 'Succeeded',
         candidatesConsidered: 0,
@@ -171,7 +195,7 @@ describe(WakeJobRunner.name, () => {
       },
       {
         scenario: 'an unreadable list',
-        script: () => new FakeControlPlane().onList(unreadableList()),
+        script: () => scriptedRunPod().onList(unreadableList()),
         wakeOutcome: 'Failed',
         outcome: 'Refused',
         candidatesConsidered: 0,
@@ -180,7 +204,9 @@ describe(WakeJobRunner.name, () => {
       {
         scenario: 'a pod that never leaves Starting',
         script: () =>
-          new FakeControlPlane().onList(volumeWith(['p1'])).alwaysObserve('p1', found('p1', 'Starting')),
+          scriptedRunPod()
+            .onList(volumeWith(['p1']))
+            .alwaysObserve('p1', found('p1', 'Starting')),
         wakeOutcome: 'Waiting',
         outcome: 'TimedOut',
         candidatesConsidered: 0,
@@ -189,7 +215,7 @@ describe(WakeJobRunner.name, () => {
       {
         scenario: 'a create RunPod aborts with 402',
         script: () =>
-          new FakeControlPlane()
+          scriptedRunPod()
             .onList(emptyVolume())
             .onCatalog(RANKED_CATALOG)
             .onCreate(createRefused(402, null, 'insufficient balance')),
@@ -249,7 +275,7 @@ describe(WakeJobRunner.name, () => {
     );
 
     it('writes Requested before RunPod is touched and Completed after the last call', async () => {
-      const runpod = new FakeControlPlane()
+      const runpod = scriptedRunPod()
         .onList(volumeWith(['p1']))
         .onObserve('p1', found('p1', 'Running', 1));
       const history = new RecordingWakeHistory(runpod);
@@ -266,14 +292,15 @@ describe(WakeJobRunner.name, () => {
     });
 
     it('answers with the configured name and the proxy URL of the serving pod, whatever case the payload used', async () => {
-      const runpod = new FakeControlPlane()
+      const runpod = scriptedRunPod()
         .onList(volumeWith(['p1']))
         .onObserve('p1', found('p1', 'Running', 1));
       const { runner } = replica(runpod);
 
       const result = await runner.process(job('job-2', { podName: 'QWEN' }));
 
-      expect(result).toEqual<WakeJobResult>({
+      // Exactly the job result's fields: nothing of the history's diagnostics leaks into it.
+      expect(result).toStrictEqual<WakeJobResult>({
         name: TEST_POD_NAME,
         attemptId: 'job-2',
         outcome: 'AlreadyRunning',
@@ -282,14 +309,40 @@ describe(WakeJobRunner.name, () => {
         gpuId: null,
         pricePerHour: null,
         proxyUrl: 'https://p1-8000.proxy.runpod.net',
-        message: expect.any(String),
+        message: 'pod p1 is already running',
         joined: false,
       });
       expect(await historyOf(TEST_POD_NAME)).toMatchObject([{ requestedBy: null }, { requestedBy: null }]);
     });
 
+    it('logs the ending: Information for a wake that served, Warning for a failed one', async () => {
+      const served = replica(
+        scriptedRunPod()
+          .onList(volumeWith(['p1']))
+          .onObserve('p1', found('p1', 'Running', 1)),
+      );
+      const failed = replica(scriptedRunPod().onList(unreadableList('http 502')));
+
+      await served.runner.process(job('job-ok', { podName: TEST_POD_NAME }));
+      await failed.runner.process(job('job-no', { podName: TEST_POD_NAME }));
+
+      expect(served.logs.find('wake AlreadyRunning')).toEqual([
+        expect.objectContaining({
+          level: 30,
+          msg: 'wake AlreadyRunning: pod p1 is already running',
+          pod: TEST_POD_NAME,
+          attemptId: 'job-ok',
+          outcome: 'AlreadyRunning',
+          podId: 'p1',
+        }),
+      ]);
+      expect(failed.logs.messages('warn')).toEqual([
+        'wake Failed: volume lookup unreadable (http 502); nothing was started or created',
+      ]);
+    });
+
     it('an unconfigured client is refused and still recorded, without touching the gate or RunPod', async () => {
-      const runpod = new FakeControlPlane().unconfigured();
+      const runpod = scriptedRunPod().unconfigured();
       const sut = replica(runpod);
       const entered = jest.spyOn(sut.gate, 'enter');
 
@@ -298,21 +351,52 @@ describe(WakeJobRunner.name, () => {
       expect(result).toMatchObject({ outcome: 'Failed', failureKind: 'refused', proxyUrl: null });
       expect(runpod.calls).toEqual([]);
       expect(entered).not.toHaveBeenCalled();
-      expect((await historyOf(TEST_POD_NAME)).map((r) => r.type)).toEqual(['Requested', 'Completed']);
       expect(await historyOf(TEST_POD_NAME)).toMatchObject([
-        {},
-        { outcome: 'Refused', wakeOutcome: 'Failed' },
+        { type: 'Requested' },
+        { type: 'Completed', outcome: 'Refused', wakeOutcome: 'Failed' },
+      ]);
+    });
+
+    it.each(['', '  '])(
+      'a pod with a blank volume id (%p) is refused and still recorded, without touching the gate or RunPod',
+      async (volumeId) => {
+        const runpod = scriptedRunPod();
+        const sut = replica(runpod, { pod: { volumeId } });
+        const entered = jest.spyOn(sut.gate, 'enter');
+
+        const result = await sut.runner.process(job('job-V', { podName: TEST_POD_NAME }));
+
+        expect(result).toMatchObject({ outcome: 'Failed', failureKind: 'refused' });
+        expect(runpod.calls).toEqual([]);
+        expect(entered).not.toHaveBeenCalled();
+        expect((await historyOf(TEST_POD_NAME)).map((r) => r.type)).toEqual(['Requested', 'Completed']);
+      },
+    );
+
+    it('a progress write Redis refuses is logged and never fails the wake', async () => {
+      const runpod = scriptedRunPod()
+        .onList(volumeWith(['p1']))
+        .onObserve('p1', found('p1', 'Running', 1));
+      const sut = replica(runpod);
+      jest
+        .spyOn(sut.progress, 'set')
+        .mockRejectedValue(new Error('READONLY You cannot write against a replica'));
+
+      const result = await sut.runner.process(job('job-P', { podName: TEST_POD_NAME }));
+
+      expect(result).toMatchObject({ outcome: 'AlreadyRunning' });
+      expect(sut.logs.find('wake progress not written')).toEqual([
+        expect.objectContaining({
+          level: 40,
+          pod: TEST_POD_NAME,
+          err: 'READONLY You cannot write against a replica',
+        }),
+        expect.objectContaining({ level: 40 }),
       ]);
     });
 
     it('progress is visible while the wake is blocked inside observe, and gone once it finishes', async () => {
-      const inside = deferred();
-      const release = deferred();
-      const runpod = new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', async (podId) => {
-        inside.resolve();
-        await release.promise;
-        return found(podId, 'Running', 1);
-      });
+      const { runpod, inside, release } = blockedInObserve();
       const sut = replica(runpod);
 
       const running = sut.runner.process(job('job-4', { podName: TEST_POD_NAME }));
@@ -332,20 +416,39 @@ describe(WakeJobRunner.name, () => {
 
       expect(await sut.progress.get(TEST_POD_NAME)).toBeNull();
     });
+
+    it('a stale pod the termination guard kept is named in the history reason and the job result (no call, so no action row)', async () => {
+      const runpod = replacingGpulessPod().onObserve(
+        'new1',
+        found('new1', 'Running', 1),
+        found('new1', 'Starting'),
+      );
+      const sut = replica(runpod);
+
+      const result = await sut.runner.process(job('job-G', { podName: TEST_POD_NAME }));
+
+      const kept = 'termination guard kept stale pod(s) p1 (ReplacementNotRunning)';
+      expect(result.message).toContain(kept);
+      expect(await historyOf(TEST_POD_NAME)).toMatchObject([
+        { type: 'Requested' },
+        {
+          type: 'Completed',
+          outcome: 'Succeeded',
+          wakeOutcome: 'Created',
+          reason: expect.stringContaining(kept),
+        },
+      ]);
+      expect(runpod.billableCalls).toEqual([`create ${L40S}`]);
+      expect(sut.actions.summary).toEqual(['Create new1 ok']);
+    });
   });
 
   describe('one wake per volume', () => {
     it('two concurrent jobs for the same volume: exactly one calls RunPod, the other joins with the same attemptId and makes no call', async () => {
-      const inside = deferred();
-      const release = deferred();
+      const { runpod: runpodA, inside, release } = blockedInObserve();
       const joining = deferred();
-      const runpodA = new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', async (podId) => {
-        inside.resolve();
-        await release.promise;
-        return found(podId, 'Running', 1);
-      });
       // Scripted with nothing: any call the joiner made would throw and fail the test.
-      const runpodB = new FakeControlPlane();
+      const runpodB = scriptedRunPod();
       const a = replica(runpodA);
       const b = replica(runpodB, { onJoinWait: () => joining.resolve() });
 
@@ -361,6 +464,13 @@ describe(WakeJobRunner.name, () => {
       expect(runpodA.calls).toEqual(['list', 'observe p1']);
       expect(runpodB.calls).toEqual([]);
       expect(b.actions.entries).toEqual([]);
+      expect(b.logs.find('joining wake')).toEqual([
+        expect.objectContaining({
+          msg: 'joining wake job-A already in flight',
+          pod: TEST_POD_NAME,
+          attemptId: 'job-A',
+        }),
+      ]);
       // A joiner adds nothing to the history: one Requested/Completed pair, the holder's.
       expect((await historyOf(TEST_POD_NAME)).map((r) => `${r.type} ${r.attemptId}`)).toEqual([
         'Requested job-A',
@@ -370,28 +480,38 @@ describe(WakeJobRunner.name, () => {
 
     it('a wake that outlives its gate lease keeps the gate: the lease is renewed while it runs', async () => {
       const leaseMs = 300;
-      const inside = deferred();
-      const release = deferred();
-      const runpod = new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', async (podId) => {
-        inside.resolve();
-        await release.promise;
-        return found(podId, 'Running', 1);
-      });
+      const { runpod, inside, release } = blockedInObserve();
       const sut = replica(runpod, { gateLeaseMs: leaseMs });
+      // Renewals come every third of a lease: once three went through, a whole lease has passed since entry.
+      const renewedThrice = deferred();
+      let renewals = 0;
+      const renew = sut.gate.renew.bind(sut.gate);
+      jest.spyOn(sut.gate, 'renew').mockImplementation(async (...args) => {
+        const renewed = await renew(...args);
+        if (renewed && ++renewals === 3) renewedThrice.resolve();
+        return renewed;
+      });
 
       const running = sut.runner.process(job('job-L', { podName: TEST_POD_NAME }));
-      await inside.promise;
-      await realSleep(leaseMs * 2);
+      try {
+        await inside.promise;
+        // A generous deadline, so a gate that stops renewing fails here instead of hanging the run.
+        await withinTimeout(renewedThrice.promise, 10_000, 'three renewals of the gate lease');
 
-      expect(await sut.gate.holder(OUR_VOLUME)).toBe('job-L');
-      release.resolve();
-      await running;
+        expect(await sut.gate.holder(OUR_VOLUME)).toBe('job-L');
+        expect(await redis.pttl(KEYS.wakeLock(OUR_VOLUME))).toBeGreaterThan(0);
+      } finally {
+        release.resolve();
+        await running;
+      }
       expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
-    });
+    }, 20_000);
 
     it('a re-delivered job (same id) re-enters its own gate after a crash and runs, without joining itself', async () => {
       const sut = replica(
-        new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', found('p1', 'Running', 1)),
+        scriptedRunPod()
+          .onList(volumeWith(['p1']))
+          .onObserve('p1', found('p1', 'Running', 1)),
       );
       // The first delivery crashed while holding the gate: the key is still held by its attempt id.
       expect(await sut.gate.enter(OUR_VOLUME, 'job-R', 30_000)).toEqual({ kind: 'acquired' });
@@ -404,7 +524,7 @@ describe(WakeJobRunner.name, () => {
     });
 
     it('a holder that vanished without a result (its gate key gone) lets the joiner take over and run a fresh wake', async () => {
-      const runpod = new FakeControlPlane()
+      const runpod = scriptedRunPod()
         .onList(volumeWith(['p1']))
         .onObserve('p1', found('p1', 'Running', 1));
       // The holder's lease runs out while the joiner waits on it.
@@ -425,7 +545,7 @@ describe(WakeJobRunner.name, () => {
     });
 
     it('a joiner whose holder finished before it looked returns the published result without waiting', async () => {
-      const sut = replica(new FakeControlPlane());
+      const sut = replica(scriptedRunPod());
       await sut.gate.enter(OUR_VOLUME, 'job-done', 30_000);
       const published: WakeJobResult = {
         name: TEST_POD_NAME,
@@ -447,14 +567,32 @@ describe(WakeJobRunner.name, () => {
       expect(sut.joinWaits()).toBe(0);
       expect(await historyOf(TEST_POD_NAME)).toEqual([]);
     });
+
+    it('a cancelled joiner stops waiting at once and fails, with no RunPod call', async () => {
+      const cancel = new AbortController();
+      const runpod = scriptedRunPod();
+      const sut = replica(runpod, { onJoinWait: () => cancel.abort('operator cancelled') });
+      await sut.gate.enter(OUR_VOLUME, 'job-busy', 30_000);
+
+      const error = await errorOf(
+        sut.runner.process(job('job-J', { podName: TEST_POD_NAME }), cancel.signal),
+      );
+
+      expect(error.message).toBe('wake cancelled: operator cancelled');
+      expect(sut.joinWaits()).toBe(1);
+      expect(runpod.calls).toEqual([]);
+      expect(await sut.gate.holder(OUR_VOLUME)).toBe('job-busy');
+    });
   });
 
   describe('a wake that throws', () => {
     it('records Completed with outcome Failed / wakeOutcome Exception, publishes a Failed result, releases the gate and rethrows', async () => {
       const boom = new Error('socket hang up');
-      const runpod = new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', () => {
-        throw boom;
-      });
+      const runpod = scriptedRunPod()
+        .onList(volumeWith(['p1']))
+        .onObserve('p1', () => {
+          throw boom;
+        });
       const sut = replica(runpod);
 
       const error = await errorOf(sut.runner.process(job('job-X', { podName: TEST_POD_NAME })));
@@ -474,26 +612,54 @@ describe(WakeJobRunner.name, () => {
       expect(await sut.gate.readResult('job-X')).toMatchObject({
         outcome: 'Failed',
         failureKind: 'provider',
+        message: 'wake threw: socket hang up',
       });
       expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
       expect(await sut.progress.get(TEST_POD_NAME)).toBeNull();
+      expect(sut.logs.find('wake threw')).toEqual([
+        expect.objectContaining({
+          level: 50,
+          msg: 'wake threw: socket hang up',
+          pod: TEST_POD_NAME,
+          attemptId: 'job-X',
+          err: 'socket hang up',
+        }),
+      ]);
     });
 
-    it('a wake aborted by shutdown is handed back unrecorded (the re-delivery records it) and releases the gate', async () => {
-      const shutdown = new AbortController();
-      const runpod = new FakeControlPlane().onList(volumeWith(['p1'])).onObserve('p1', () => {
-        shutdown.abort();
-        throw new Error('aborted');
-      });
+    it('a cancelled wake (its job signal aborted) stops before its next call, is recorded as cancelled, releases the gate and fails the job', async () => {
+      const cancel = new AbortController();
+      const runpod = scriptedRunPod()
+        .onList(volumeWith(['p1']))
+        .onObserve('p1', () => {
+          cancel.abort('operator cancelled');
+          return found('p1', 'Starting');
+        })
+        .alwaysObserve('p1', found('p1', 'Starting'));
       const sut = replica(runpod);
 
       const error = await errorOf(
-        sut.runner.process(job('job-S', { podName: TEST_POD_NAME }), shutdown.signal),
+        sut.runner.process(job('job-S', { podName: TEST_POD_NAME }), cancel.signal),
       );
 
-      expect(error.message).toBe('aborted');
-      expect((await historyOf(TEST_POD_NAME)).map((r) => r.type)).toEqual(['Requested']);
-      expect(await sut.gate.readResult('job-S')).toBeNull();
+      expect(error.message).toBe('wake cancelled: operator cancelled');
+      expect(runpod.calls).toEqual(['list', 'observe p1']);
+      expect(await historyOf(TEST_POD_NAME)).toMatchObject([
+        { type: 'Requested', attemptId: 'job-S' },
+        {
+          type: 'Completed',
+          outcome: 'Failed',
+          wakeOutcome: 'Exception',
+          reason: 'wake cancelled: operator cancelled',
+        },
+      ]);
+      expect(await sut.gate.readResult('job-S')).toMatchObject({
+        outcome: 'Failed',
+        failureKind: 'provider',
+      });
+      // Someone chose to cancel: a Warning, not the Error a crash gets.
+      expect(sut.logs.messages('warn')).toContain('wake cancelled: operator cancelled');
+      expect(sut.logs.messages('error')).toEqual([]);
       expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
     });
   });

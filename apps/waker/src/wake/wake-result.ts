@@ -1,47 +1,101 @@
-import type { WakeFailureKind, WakeOutcome } from '@podwarden/policies';
+import type { GpuCandidate, TerminationRefusal } from '@podwarden/policies';
+import type { WakeDiagnostics, WakeReport } from '@podwarden/platform';
 
 /** How one wake ended, before it is shaped into a job result and a history record. */
-export interface WakeResult {
-  readonly outcome: WakeOutcome;
-  readonly failureKind: WakeFailureKind | null;
-  readonly podId: string | null;
-  /** Known only for a pod this wake created (or adopted). */
-  readonly gpuId: string | null;
-  readonly pricePerHour: number | null;
-  readonly message: string;
-  readonly candidatesConsidered: number;
-  readonly lastProviderStatus: number | null;
+export interface WakeResult extends WakeReport, WakeDiagnostics {}
+
+/** A stale pod the termination guard kept, and why: reported with the wake so the history names it. */
+export interface KeptPod {
+  readonly podId: string;
+  readonly refusal: TerminationRefusal;
 }
 
-export interface WakeContext {
-  readonly candidatesConsidered: number;
-  readonly lastProviderStatus: number | null;
-}
-
-export function refused(message: string, context: WakeContext): WakeResult {
-  return {
-    outcome: 'Failed',
-    failureKind: 'refused',
-    podId: null,
-    gpuId: null,
-    pricePerHour: null,
-    message,
-    ...context,
-  };
+export function refused(message: string, diagnostics: WakeDiagnostics): WakeResult {
+  return { ...nothingReached('Failed', message, diagnostics), failureKind: 'refused' };
 }
 
 export function providerFailed(
   message: string,
-  context: WakeContext,
+  diagnostics: WakeDiagnostics,
   podId: string | null = null,
 ): WakeResult {
+  return { ...nothingReached('Failed', message, diagnostics), failureKind: 'provider', podId };
+}
+
+/** A pod already on the volume serves: one we started, or one that was running. */
+export function serving(podId: string, startedByUs: boolean, diagnostics: WakeDiagnostics): WakeResult {
+  return startedByUs
+    ? { ...nothingReached('Started', `started pod ${podId}`, diagnostics), podId }
+    : { ...nothingReached('AlreadyRunning', `pod ${podId} is already running`, diagnostics), podId };
+}
+
+export function created(podId: string, candidate: GpuCandidate, diagnostics: WakeDiagnostics): WakeResult {
   return {
-    outcome: 'Failed',
-    failureKind: 'provider',
+    ...onCandidate(podId, candidate, diagnostics),
+    outcome: 'Created',
+    message: `created pod ${podId} on ${candidate.gpuId} at ${candidate.pricePerHour} USD/h`,
+  };
+}
+
+/** The poll budget ran out while a pod on the volume was still coming up. */
+export function stillStarting(
+  podId: string | null,
+  maxPolls: number,
+  diagnostics: WakeDiagnostics,
+): WakeResult {
+  return {
+    ...nothingReached(
+      'Waiting',
+      `a pod on the volume is still starting after ${maxPolls} observe rounds; poll again`,
+      diagnostics,
+    ),
     podId,
+  };
+}
+
+/** The poll budget ran out before the pod this wake created was Running. */
+export function newPodNotYetRunning(
+  podId: string,
+  candidate: GpuCandidate,
+  maxPolls: number,
+  diagnostics: WakeDiagnostics,
+): WakeResult {
+  return {
+    ...onCandidate(podId, candidate, diagnostics),
+    outcome: 'Waiting',
+    message: `pod ${podId} created on ${candidate.gpuId} but not running after ${maxPolls} polls; stale pods left intact; poll again`,
+  };
+}
+
+/** The guard's refusals become part of the wake's message, and so of its history record. */
+export function withKeptPods(result: WakeResult, kept: readonly KeptPod[]): WakeResult {
+  if (kept.length === 0) return result;
+  const named = kept.map((pod) => `${pod.podId} (${pod.refusal})`).join(', ');
+  return { ...result, message: `${result.message}; termination guard kept stale pod(s) ${named}` };
+}
+
+function nothingReached(
+  outcome: WakeResult['outcome'],
+  message: string,
+  diagnostics: WakeDiagnostics,
+): WakeResult {
+  return {
+    outcome,
+    failureKind: null,
+    podId: null,
     gpuId: null,
     pricePerHour: null,
     message,
-    ...context,
+    ...diagnostics,
   };
+}
+
+function onCandidate(podId: string, candidate: GpuCandidate, diagnostics: WakeDiagnostics) {
+  return {
+    failureKind: null,
+    podId,
+    gpuId: candidate.gpuId,
+    pricePerHour: candidate.pricePerHour,
+    ...diagnostics,
+  } as const;
 }

@@ -57,14 +57,15 @@ export class PlatformModule {
       },
       {
         provide: ActionLog,
-        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger) => new ActionLog(redis, keys, logger),
-        inject: [REDIS, REDIS_KEYS, LOGGER],
+        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
+          new ActionLog(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
+        inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
       },
       {
         provide: WakeHistory,
-        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger) =>
-          new WakeHistory(redis, keys, logger),
-        inject: [REDIS, REDIS_KEYS, LOGGER],
+        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
+          new WakeHistory(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
+        inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
       },
       {
         provide: WakeProgressStore,
@@ -73,8 +74,9 @@ export class PlatformModule {
       },
       {
         provide: WakeGate,
-        useFactory: (redis: Redis, keys: RedisKeys) => new WakeGate(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
+        useFactory: (redis: Redis, keys: RedisKeys, config: PodwardenConfig) =>
+          new WakeGate(redis, keys, config.tuning.keepCompletedJobsSeconds),
+        inject: [REDIS, REDIS_KEYS, CONFIG],
       },
       {
         provide: IdleStateStore,

@@ -1,21 +1,38 @@
 import type Redis from 'ioredis';
+import { DEFAULTS } from '@podwarden/policies';
 import type { AppLogger } from '../logging/logger';
 import type { RedisKeys } from '../redis/redis-keys';
-import { errorMessage } from '../util/error-message';
-import { parseEntry } from './action-log';
-import { withinTimeout } from '../util/within-timeout';
-import type { WakeAttemptView, WakeCompletedRecord, WakeRecord, WakeRequestedRecord } from './wake-record';
+import { DurableStream } from './durable-stream';
+import {
+  NO_COMPLETION,
+  completionOf,
+  type WakeAttemptView,
+  type WakeCompletedRecord,
+  type WakeRecord,
+  type WakeRequestedRecord,
+} from './wake-record';
 
-const MAX_ENTRIES = 10_000;
-const WRITE_TIMEOUT_MS = 3_000;
+// How far back `last` looks for a Completed record past newer Requested ones.
+const LAST_WAKE_SCAN = 50;
+
+const WAKE_HISTORY_STREAM = {
+  what: 'wake history write',
+  lostEntryField: 'wakeRecord',
+  lostEntryMessage: 'wake history NOT recorded durably',
+};
 
 /** The wake history: a Requested/Completed pair per wake, also for refusals and crashes that bill nothing. */
 export class WakeHistory {
+  private readonly stream: DurableStream<WakeRecord>;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly keys: RedisKeys,
-    private readonly logger: AppLogger,
-  ) {}
+    logger: AppLogger,
+    writeTimeoutMs: number = DEFAULTS.REDIS_WRITE_TIMEOUT_MS,
+  ) {
+    this.stream = new DurableStream(redis, { logger, writeTimeoutMs, ...WAKE_HISTORY_STREAM });
+  }
 
   requested(record: Omit<WakeRequestedRecord, 'type'>): Promise<void> {
     return this.append({ type: 'Requested', ...record });
@@ -25,43 +42,19 @@ export class WakeHistory {
     return this.append({ type: 'Completed', ...record });
   }
 
-  private async append(record: WakeRecord): Promise<void> {
-    try {
-      await withinTimeout(
-        this.redis.xadd(
-          this.keys.wakeHistory(record.podName),
-          'MAXLEN',
-          '~',
-          String(MAX_ENTRIES),
-          '*',
-          'entry',
-          JSON.stringify(record),
-        ),
-        WRITE_TIMEOUT_MS,
-        'wake history write',
-      );
-    } catch (error) {
-      this.logger.error(
-        { wakeRecord: record, err: errorMessage(error) },
-        'wake history NOT recorded durably',
-      );
-    }
+  private append(record: WakeRecord): Promise<void> {
+    return this.stream.append(this.keys.wakeHistory(record.podName), record);
   }
 
   /** The newest completed wake, or null. */
   async last(podName: string): Promise<WakeCompletedRecord | null> {
-    const rows = await this.redis.xrevrange(this.keys.wakeHistory(podName), '+', '-', 'COUNT', 50);
-    for (const [, fields] of rows) {
-      const [record] = parseEntry<WakeRecord>(fields);
-      if (record?.type === 'Completed') return record;
-    }
-    return null;
+    const records = await this.stream.newest(this.keys.wakeHistory(podName), LAST_WAKE_SCAN);
+    return records.find((record): record is WakeCompletedRecord => record.type === 'Completed') ?? null;
   }
 
   /** Attempts newest first, each Requested joined with its Completed when there is one. */
   async recent(podName: string, limit: number): Promise<WakeAttemptView[]> {
-    const rows = await this.redis.xrevrange(this.keys.wakeHistory(podName), '+', '-', 'COUNT', limit * 2 + 2);
-    const records = rows.flatMap(([, fields]) => parseEntry<WakeRecord>(fields));
+    const records = await this.stream.newest(this.keys.wakeHistory(podName), limit * 2 + 2);
     const completed = new Map<string, WakeCompletedRecord>();
     for (const record of records) {
       if (record.type === 'Completed' && !completed.has(record.attemptId))
@@ -72,20 +65,12 @@ export class WakeHistory {
     for (const record of records) {
       if (seen.has(record.attemptId)) continue;
       seen.add(record.attemptId);
-      const done = completed.get(record.attemptId) ?? null;
+      const done = completed.get(record.attemptId);
       attempts.push({
         attemptId: record.attemptId,
         requestedAt: record.requestedAt,
         requestedBy: record.requestedBy,
-        completedAt: done?.completedAt ?? null,
-        outcome: done?.outcome ?? null,
-        wakeOutcome: done?.wakeOutcome ?? null,
-        reason: done?.reason ?? null,
-        podId: done?.podId ?? null,
-        gpuId: done?.gpuId ?? null,
-        pricePerHour: done?.pricePerHour ?? null,
-        candidatesConsidered: done?.candidatesConsidered ?? null,
-        lastProviderStatus: done?.lastProviderStatus ?? null,
+        ...(done ? completionOf(done) : NO_COMPLETION),
       });
     }
     return attempts.slice(0, limit);

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { ListedPod, PodConfig } from '@podwarden/policies';
-import { INITIAL_IDLE_STATE, isPodConfigured } from '@podwarden/policies';
-import { lookupVolume } from '@podwarden/runpod-client';
+import type { ListedPod, PodConfig, PodwardenConfig } from '@podwarden/policies';
+import { INITIAL_IDLE_STATE, isPodConfigured, lookupVolume } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import type { AppLogger } from '../logging/logger';
 import type { ActionLog } from '../records/action-log';
 import type { ActionTrigger } from '../records/action-record';
+import { recordBillable } from '../records/record-billable';
 import type { IdleStateStore } from '../idle/idle-state-store';
-import type { PodwardenConfig } from '@podwarden/policies';
+import { errorMessage } from '../util/error-message';
 
 export interface PodStopOutcome {
   readonly podId: string;
@@ -34,10 +34,11 @@ const ALREADY_DOWN = new Set(['EXITED', 'TERMINATED']);
 export class StopService {
   constructor(
     private readonly config: PodwardenConfig,
-    private readonly client: RunPodClient,
-    private readonly actions: ActionLog,
+    private readonly client: Pick<RunPodClient, 'listPods' | 'stopPod'>,
+    private readonly actions: Pick<ActionLog, 'record'>,
     private readonly idleStates: IdleStateStore,
     private readonly logger: AppLogger,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** Stop every pod on the volume (a stale pod and its replacement may both be billing). */
@@ -83,33 +84,22 @@ export class StopService {
     trigger: ActionTrigger,
   ): Promise<PodStopOutcome> {
     const result = await this.client.stopPod(podId);
-    const price = entry?.costPerHr ?? null;
-    const gpuId = entry?.gpuId ?? null;
-    this.logger[result.ok ? 'info' : 'warn'](
-      {
-        pod: pod.name,
-        podId,
-        gpuId,
-        pricePerHour: price,
-        httpStatus: result.httpStatus,
-        trigger,
-        billable: 'Stop',
-      },
-      result.ok
-        ? `stopped pod ${podId} (${trigger})`
-        : `stop of pod ${podId} refused (${trigger}, HTTP ${result.httpStatus})`,
-    );
-    await this.actions.record({
-      at: new Date().toISOString(),
+    await recordBillable({
+      logger: this.logger,
+      actions: this.actions,
+      at: this.now().toISOString(),
       podName: pod.name,
       action: 'Stop',
       podId,
-      gpuId,
-      pricePerHour: price,
+      gpuId: entry?.gpuId ?? null,
+      pricePerHour: entry?.costPerHr ?? null,
       httpStatus: result.httpStatus,
       ok: result.ok,
       trigger,
       detail: result.detail,
+      message: result.ok
+        ? `stopped pod ${podId} (${trigger})`
+        : `stop of pod ${podId} refused (${trigger}, HTTP ${result.httpStatus})`,
     });
     return { podId, ok: result.ok, httpStatus: result.httpStatus, called: true };
   }
@@ -126,20 +116,24 @@ export class StopService {
       // The pods are already stopped; a Redis blip here must not turn that into an error.
       // The next idle tick observes them down and takes the Down edge itself.
       this.logger.warn(
-        { pod: pod.name, err: error instanceof Error ? error.message : String(error) },
+        { pod: pod.name, err: errorMessage(error) },
         'idle state not reset after the stop; the next tick will see the pods down',
       );
     }
   }
 
   private async markDownLocked(pod: PodConfig): Promise<void> {
-    const outcome = await this.idleStates.withLock(pod.name, randomUUID(), 10_000, 15_000, async () => {
+    // The idle lock's own lease, and as long to wait for it: a tick that still
+    // holds it after a lease is running (it renews) and will see the pods down.
+    const leaseMs = this.config.tuning.idlePodLockMs;
+    // Written through the lock (fenced): a reset that lost the lock mid-way never overwrites a newer tick.
+    const outcome = await this.idleStates.withLock(pod.name, randomUUID(), leaseMs, leaseMs, async (lock) => {
       const current = await this.idleStates.load(pod.name);
-      await this.idleStates.save(pod.name, {
+      await lock.save({
         ...current,
         state: INITIAL_IDLE_STATE,
         baselines: {},
-        updatedAt: Date.now(),
+        updatedAt: this.now().getTime(),
       });
     });
     if (!outcome.ran) {

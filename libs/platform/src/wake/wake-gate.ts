@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { DEFAULTS } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { WakeJobResult } from '../queues/wake-job';
 
@@ -20,7 +21,9 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-const RESULT_TTL_SECONDS = 60 * 60;
+// A holder renews at a third of its lease, so two renewals can fail before the lease lapses.
+const RENEWALS_PER_LEASE = 3;
+const MIN_RENEW_INTERVAL_MS = 100;
 
 /**
  * The singleton gate below the queue: at most one wake runs per volume, whoever
@@ -33,6 +36,8 @@ export class WakeGate {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
+    /** How long a published result stays readable: as long as a finished job is kept. */
+    private readonly resultTtlSeconds: number = DEFAULTS.JOB_KEEP_COMPLETED_SECONDS,
   ) {}
 
   async enter(volumeId: string, attemptId: string, ttlMs: number): Promise<GateEntry> {
@@ -50,6 +55,24 @@ export class WakeGate {
     return (await this.redis.eval(RENEW, 1, this.keys.wakeLock(volumeId), attemptId, ttlMs)) === 1;
   }
 
+  /**
+   * Runs the work of an attempt that entered the gate: the lease is renewed
+   * while it runs and the gate is left when it ends, however it ends. A failed
+   * renewal or leave is not the work's failure: the lease then simply lapses.
+   */
+  async hold<T>(volumeId: string, attemptId: string, leaseMs: number, work: () => Promise<T>): Promise<T> {
+    const renew = setInterval(
+      () => void this.renew(volumeId, attemptId, leaseMs).catch(() => undefined),
+      Math.max(MIN_RENEW_INTERVAL_MS, Math.floor(leaseMs / RENEWALS_PER_LEASE)),
+    );
+    try {
+      return await work();
+    } finally {
+      clearInterval(renew);
+      await this.leave(volumeId, attemptId).catch(() => undefined);
+    }
+  }
+
   async leave(volumeId: string, attemptId: string): Promise<void> {
     await this.redis.eval(RELEASE, 1, this.keys.wakeLock(volumeId), attemptId);
   }
@@ -64,7 +87,7 @@ export class WakeGate {
       this.keys.wakeResult(result.attemptId),
       JSON.stringify(result),
       'EX',
-      RESULT_TTL_SECONDS,
+      this.resultTtlSeconds,
     );
   }
 

@@ -36,6 +36,11 @@ export interface ListedPod {
   readonly createdAt: string | null;
 }
 
+/** GET /pods as read: the pods, or why the list could not be read (never an empty list in disguise). */
+export type PodList =
+  | { readonly kind: 'listed'; readonly pods: readonly ListedPod[] }
+  | { readonly kind: 'unreadable'; readonly reason: string };
+
 /**
  * Which pods sit on a network volume (GET /pods filtered client-side on
  * mounts.network[].volumeId). Only `not-found` is an affirmative "no pod":

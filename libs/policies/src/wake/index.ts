@@ -3,3 +3,4 @@ export * from './termination-guard';
 export * from './gpu-selection';
 export * from './create-walk';
 export * from './last-wake';
+export * from './volume-lookup';

@@ -1,8 +1,8 @@
 import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
-import { WakeRun } from '../wake-service';
+import { FakeRunPod, captureLogs, type CapturedLogs } from '@podwarden/testing';
+import { WakeRun } from '../wake-run';
 import type { WakeResult } from '../wake-result';
-import { capturingLogger, type CapturedLogs } from './capturing-logger';
-import type { FakeControlPlane } from './fake-control-plane';
+import { WakeRunContext } from '../wake-run-context';
 import { fixedClock } from './fixed-clock';
 import { InstantSleep } from './instant-sleep';
 import { RecordingActionLog } from './recording-action-log';
@@ -10,19 +10,21 @@ import { RecordingProgressReporter } from './recording-progress-reporter';
 import { testConfig, testPod } from './test-config';
 
 export interface WakeRunHarness {
-  readonly runpod: FakeControlPlane;
+  readonly runpod: FakeRunPod;
   readonly config: PodwardenConfig;
   readonly pod: PodConfig;
   readonly actions: RecordingActionLog;
   readonly progress: RecordingProgressReporter;
   readonly sleeper: InstantSleep;
   readonly logs: CapturedLogs;
-  run(): Promise<WakeResult>;
+  run(signal?: AbortSignal): Promise<WakeResult>;
+  /** A fresh run's context on the same fakes, to drive one step directly. */
+  context(signal?: AbortSignal): WakeRunContext;
 }
 
-/** One WakeRun wired to the scripted control plane and recording fakes; every delay is instant. */
+/** One WakeRun wired to the scripted fake RunPod and recording fakes; every delay is instant. */
 export function wakeRunHarness(
-  runpod: FakeControlPlane,
+  runpod: FakeRunPod,
   options: { env?: Readonly<Record<string, string | undefined>>; pod?: Partial<PodConfig> } = {},
 ): WakeRunHarness {
   const config = testConfig(options.env);
@@ -30,7 +32,15 @@ export function wakeRunHarness(
   const actions = new RecordingActionLog(runpod);
   const progress = new RecordingProgressReporter();
   const sleeper = new InstantSleep(runpod);
-  const logs = capturingLogger();
+  const logs = captureLogs();
+  const deps = {
+    config,
+    client: runpod,
+    actions,
+    logger: logs.logger,
+    sleep: sleeper.sleep,
+    now: fixedClock(),
+  };
   return {
     runpod,
     config,
@@ -39,11 +49,12 @@ export function wakeRunHarness(
     progress,
     sleeper,
     logs,
-    run: () =>
-      new WakeRun(
-        { config, client: runpod, actions, logger: logs.logger, sleep: sleeper.sleep, now: fixedClock() },
-        pod,
-        progress,
-      ).run(),
+    run: (signal) => new WakeRun(deps, pod, progress, signal).run(),
+    context: (signal) => new WakeRunContext(deps, pod, progress, signal),
   };
+}
+
+/** The fake every wake scenario starts from: it answers only what the scenario scripts, any other call throws. */
+export function scriptedRunPod(): FakeRunPod {
+  return new FakeRunPod().scriptedOnly();
 }

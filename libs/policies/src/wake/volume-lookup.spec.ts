@@ -1,5 +1,4 @@
-import type { ListedPod } from '@podwarden/policies';
-import type { PodList } from './pod-list-json';
+import type { ListedPod, PodList } from '../domain/pod';
 import { lookupVolume } from './volume-lookup';
 
 const pod = (id: string, volumeIds: string[]): ListedPod => ({

@@ -1,5 +1,4 @@
-import type { VolumeLookup } from '@podwarden/policies';
-import type { PodList } from './pod-list-json';
+import type { PodList, VolumeLookup } from '../domain/pod';
 
 /**
  * Every pod mounting the volume, in list order, each id once. A stale pod and

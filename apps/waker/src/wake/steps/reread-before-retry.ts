@@ -1,0 +1,49 @@
+import type { GpuCandidate } from '@podwarden/policies';
+import type { WakeRunContext } from '../wake-run-context';
+import type { Placement } from './placement';
+import { readVolume } from './read-volume';
+
+export type RetryCheck = { readonly kind: 'repost' } | Placement;
+
+/**
+ * Before a create is posted again: wait as RunPod asked (capped by
+ * WAKE_MAX_RETRY_AFTER_SECONDS), then re-read the volume. A 5xx can come back
+ * after RunPod committed the create, so a new pod there is adopted instead of
+ * billing a second one; an unreadable volume is never a licence to re-post.
+ */
+export async function rereadBeforeRetry(
+  ctx: WakeRunContext,
+  candidate: GpuCandidate,
+  stalePodIds: readonly string[],
+  retryAfterSeconds: number | null,
+): Promise<RetryCheck> {
+  const { pollIntervalMs, maxRetryAfterSeconds } = ctx.config.wake;
+  const waitSeconds = Math.min(retryAfterSeconds ?? pollIntervalMs / 1000, maxRetryAfterSeconds);
+  await ctx.progress.report(
+    'retry-wait',
+    `RunPod asked to retry; waiting ${waitSeconds}s before re-reading the volume`,
+  );
+  await ctx.pause(waitSeconds * 1000);
+  const reread = await readVolume(ctx);
+  if (reread.kind === 'unreadable') {
+    return {
+      kind: 'ended',
+      result: ctx.state.declined(
+        `volume lookup unreadable before a create retry (${reread.reason}); not re-posting`,
+      ),
+    };
+  }
+  const adopted = reread.kind === 'found' ? reread.podIds.find((id) => !stalePodIds.includes(id)) : undefined;
+  if (adopted === undefined) return { kind: 'repost' };
+  await ctx.billable({
+    action: 'Create',
+    podId: adopted,
+    gpuId: candidate.gpuId,
+    pricePerHour: candidate.pricePerHour,
+    httpStatus: ctx.state.lastProviderStatus ?? 0,
+    ok: true,
+    detail: 'adopted after a transient create failure',
+    message: `adopting pod ${adopted} that a failed-looking create placed on the volume`,
+  });
+  return { kind: 'placed', podId: adopted, candidate };
+}

@@ -1,0 +1,58 @@
+import { judgeTermination, type PodObservation } from '@podwarden/policies';
+import type { WakeRunContext } from '../wake-run-context';
+import type { KeptPod } from '../wake-result';
+
+/**
+ * Terminates each stale pod, only through the termination guard and only on
+ * what was observed: the replacement is read again right before every
+ * terminate (it may have left RUNNING since the round that chose it), and the
+ * stale pod is judged on the volume it was listed with. A refusal makes no
+ * call; the pod is kept, logged at Warning and returned for the wake's report.
+ */
+export async function terminateStalePods(
+  ctx: WakeRunContext,
+  replacementId: string,
+  stalePodIds: readonly string[],
+  lastRound: readonly PodObservation[] = [],
+): Promise<KeptPod[]> {
+  const kept: KeptPod[] = [];
+  for (const staleId of stalePodIds) {
+    if (alreadyTerminated(staleId, lastRound)) continue;
+    await ctx.progress.report('terminate', `terminating stale pod ${staleId}`);
+    const replacement = await ctx.runpod.observePod(replacementId);
+    const judgement = judgeTermination({
+      staleId,
+      staleVolumeIds: ctx.state.volumesOf(staleId),
+      ourVolumeId: ctx.pod.volumeId,
+      replacement,
+    });
+    if (!judgement.allowed) {
+      ctx.log.warn(
+        { pod: ctx.pod.name, staleId, servingId: replacementId, refusal: judgement.refusal, replacement },
+        `termination guard kept stale pod ${staleId} (${judgement.refusal})`,
+      );
+      kept.push({ podId: staleId, refusal: judgement.refusal });
+      continue;
+    }
+    await terminate(ctx, staleId);
+  }
+  return kept;
+}
+
+async function terminate(ctx: WakeRunContext, staleId: string): Promise<void> {
+  const result = await ctx.runpod.terminatePod(staleId);
+  await ctx.podAction(
+    'Terminate',
+    staleId,
+    result,
+    result.ok
+      ? `terminated stale pod ${staleId}`
+      : `terminate of stale pod ${staleId} refused (HTTP ${result.httpStatus}); kept`,
+  );
+}
+
+// Already gone: a terminate would bill nothing and only add a call.
+function alreadyTerminated(podId: string, lastRound: readonly PodObservation[]): boolean {
+  const seen = lastRound.find((observation) => observation.podId === podId);
+  return seen?.kind === 'found' && seen.status === 'Terminated';
+}

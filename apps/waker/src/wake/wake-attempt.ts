@@ -1,0 +1,127 @@
+import { classifyLastWake, proxyUrlFor } from '@podwarden/policies';
+import {
+  errorMessage,
+  wakeReportOf,
+  type WakeCompletion,
+  type WakeGate,
+  type WakeHistory,
+  type WakeJobResult,
+  type WakeProgressStore,
+} from '@podwarden/platform';
+import type { WakeDependencies } from './wake-dependencies';
+import type { WakePhase, WakeProgressReporter } from './wake-progress-reporter';
+import type { WakeRequest } from './wake-request';
+import { providerFailed, type WakeResult } from './wake-result';
+import { WakeRun } from './wake-run';
+
+export interface WakeAttemptDependencies extends WakeDependencies {
+  readonly gate: Pick<WakeGate, 'publishResult'>;
+  readonly history: Pick<WakeHistory, 'requested' | 'completed'>;
+  readonly progress: Pick<WakeProgressStore, 'set' | 'clear'>;
+}
+
+/**
+ * One wake that may run (it holds its volume's gate, or needs none): recorded
+ * as Requested before RunPod is touched and Completed after, however it ends;
+ * its result published for joiners and its progress shown while it runs.
+ */
+export class WakeAttempt {
+  constructor(private readonly deps: WakeAttemptDependencies) {}
+
+  async run(request: WakeRequest, signal?: AbortSignal): Promise<WakeJobResult> {
+    const { pod, attemptId, requestedBy } = request;
+    const requestedAt = this.deps.now().toISOString();
+    await this.deps.history.requested({ podName: pod.name, attemptId, requestedAt, requestedBy });
+    let result: WakeResult;
+    try {
+      result = await new WakeRun(this.deps, pod, this.reporterFor(request), signal).run();
+    } catch (error) {
+      const thrown = providerFailed(thrownMessage(error, signal), {
+        candidatesConsidered: 0,
+        lastProviderStatus: null,
+      });
+      // A cancellation is someone's decision; anything else is a crash of the run.
+      this.deps.logger[signal?.aborted ? 'warn' : 'error'](
+        { pod: pod.name, attemptId, err: errorMessage(error) },
+        thrown.message,
+      );
+      await this.complete(request, requestedAt, thrown, {
+        wakeOutcome: 'Exception',
+        outcome: classifyLastWake({ kind: 'threw' }),
+      });
+      throw error;
+    }
+    const level = result.outcome === 'Failed' ? 'warn' : 'info';
+    this.deps.logger[level](
+      { pod: pod.name, attemptId, outcome: result.outcome, podId: result.podId },
+      `wake ${result.outcome}: ${result.message}`,
+    );
+    return this.complete(request, requestedAt, result, {
+      wakeOutcome: result.outcome,
+      outcome: classifyLastWake({
+        kind: 'returned',
+        outcome: result.outcome,
+        failureKind: result.failureKind ?? undefined,
+      }),
+    });
+  }
+
+  /** The history's Completed record and the job result, from the one result; then the gate and progress let go. */
+  private async complete(
+    request: WakeRequest,
+    requestedAt: string,
+    result: WakeResult,
+    verdict: Pick<WakeCompletion, 'wakeOutcome' | 'outcome'>,
+  ): Promise<WakeJobResult> {
+    const { pod, attemptId, requestedBy } = request;
+    await this.deps.history.completed({
+      podName: pod.name,
+      attemptId,
+      requestedAt,
+      requestedBy,
+      completedAt: this.deps.now().toISOString(),
+      ...verdict,
+      reason: result.message,
+      podId: result.podId,
+      gpuId: result.gpuId,
+      pricePerHour: result.pricePerHour,
+      candidatesConsidered: result.candidatesConsidered,
+      lastProviderStatus: result.lastProviderStatus,
+    });
+    const jobResult: WakeJobResult = {
+      name: pod.name,
+      attemptId,
+      ...wakeReportOf(result),
+      proxyUrl: result.podId
+        ? proxyUrlFor(this.deps.config.runpod.proxyUrlTemplate, result.podId, pod.podPort)
+        : null,
+      joined: false,
+    };
+    await this.deps.gate.publishResult(jobResult).catch(() => undefined);
+    await this.deps.progress.clear(pod.name, attemptId).catch(() => undefined);
+    return jobResult;
+  }
+
+  /** Progress is for GET's `wake` field only: a write that fails is logged and never fails the wake. */
+  private reporterFor({ pod, attemptId }: WakeRequest): WakeProgressReporter {
+    return {
+      report: async (phase: WakePhase, message: string): Promise<void> => {
+        try {
+          await this.deps.progress.set(pod.name, {
+            attemptId,
+            phase,
+            message,
+            updatedAt: this.deps.now().toISOString(),
+          });
+        } catch (error) {
+          this.deps.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'wake progress not written');
+        }
+      },
+    };
+  }
+}
+
+function thrownMessage(error: unknown, signal?: AbortSignal): string {
+  // A cancellation already says so ("wake cancelled: …"); anything else is a crash of the run.
+  return signal?.aborted ? errorMessage(error) : `wake threw: ${errorMessage(error)}`;
+}

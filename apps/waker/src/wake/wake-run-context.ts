@@ -1,0 +1,71 @@
+import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
+import { recordBillable, type AppLogger, type RecordBillableOptions } from '@podwarden/platform';
+import type { PodActionResult } from '@podwarden/runpod-client';
+import { AbortableControlPlane } from './abortable-control-plane';
+import type { WakeDependencies } from './wake-dependencies';
+import type { WakeProgressReporter } from './wake-progress-reporter';
+import { WakeRunState } from './wake-run-state';
+
+/** One billable call as a wake step describes it; the context adds the pod, the trigger and the time. */
+export type WakeBillableCall = Omit<
+  RecordBillableOptions,
+  'logger' | 'actions' | 'at' | 'podName' | 'trigger'
+>;
+
+/**
+ * Everything one wake's steps share: the pod, the control plane bound to the
+ * job's AbortSignal, progress, the run's state, and the one way to wait and
+ * to account for a billable call.
+ */
+export class WakeRunContext {
+  readonly state = new WakeRunState();
+  readonly runpod: AbortableControlPlane;
+
+  constructor(
+    private readonly deps: WakeDependencies,
+    readonly pod: PodConfig,
+    readonly progress: WakeProgressReporter,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.runpod = new AbortableControlPlane(deps.client, signal);
+  }
+
+  get config(): PodwardenConfig {
+    return this.deps.config;
+  }
+
+  get log(): AppLogger {
+    return this.deps.logger;
+  }
+
+  now(): Date {
+    return this.deps.now();
+  }
+
+  /** A wait between calls; a cancelled job ends it at once. */
+  pause(ms: number): Promise<void> {
+    return this.deps.sleep(ms, this.signal);
+  }
+
+  billable(call: WakeBillableCall): Promise<void> {
+    return recordBillable({
+      logger: this.deps.logger,
+      actions: this.deps.actions,
+      at: this.deps.now().toISOString(),
+      podName: this.pod.name,
+      trigger: 'wake',
+      ...call,
+    });
+  }
+
+  /** A start or terminate of a pod already on the volume: the wake does not know its GPU or price. */
+  podAction(
+    action: 'Start' | 'Terminate',
+    podId: string,
+    result: PodActionResult,
+    message: string,
+  ): Promise<void> {
+    const { httpStatus, ok, detail } = result;
+    return this.billable({ action, podId, gpuId: null, pricePerHour: null, httpStatus, ok, detail, message });
+  }
+}

@@ -1,0 +1,71 @@
+import type { PodConfig } from '@podwarden/policies';
+import { awaitNewPod } from './steps/await-new-pod';
+import { chooseGpuCandidates } from './steps/choose-gpu-candidates';
+import { driveExistingPods } from './steps/drive-existing-pods';
+import { readVolume } from './steps/read-volume';
+import { terminateStalePods } from './steps/terminate-stale-pods';
+import { walkCreateAttempts } from './steps/walk-create-attempts';
+import type { WakeDependencies } from './wake-dependencies';
+import type { WakeProgressReporter } from './wake-progress-reporter';
+import { created, refused, serving, withKeptPods, type WakeResult } from './wake-result';
+import { WakeRunContext } from './wake-run-context';
+
+/**
+ * Ensures a pod attached to the volume is RUNNING on an acceptable GPU, as a
+ * sequence of steps (under ./steps): read the volume; drive the pods already
+ * on it; otherwise choose GPUs, walk the creates and await the new pod; then
+ * terminate the stale pods. Every branch asks a policy, every RunPod call
+ * carries the job's AbortSignal, every billable call is recorded. Safe to run
+ * twice (a stalled job re-runs): it always starts from a fresh read of the volume.
+ */
+export class WakeRun {
+  private readonly ctx: WakeRunContext;
+
+  constructor(deps: WakeDependencies, pod: PodConfig, progress: WakeProgressReporter, signal?: AbortSignal) {
+    this.ctx = new WakeRunContext(deps, pod, progress, signal);
+  }
+
+  async run(): Promise<WakeResult> {
+    const { ctx } = this;
+    if (!ctx.runpod.isConfigured || ctx.pod.volumeId.trim() === '') {
+      return refused(
+        'RunPod is not configured (RUNPOD_API_KEY or the volume id is missing)',
+        ctx.state.diagnostics(),
+      );
+    }
+    await ctx.progress.report('lookup', `looking up pods on volume ${ctx.pod.volumeId}`);
+    const lookup = await readVolume(ctx);
+    if (lookup.kind === 'unreadable') {
+      return ctx.state.declined(
+        `volume lookup unreadable (${lookup.reason}); nothing was started or created`,
+      );
+    }
+    if (lookup.kind === 'not-found') return this.replace([]);
+    const driven = await driveExistingPods(ctx, lookup.podIds);
+    switch (driven.kind) {
+      case 'ended':
+        return driven.result;
+      case 'replace':
+        return this.replace(driven.stalePodIds);
+      case 'serving': {
+        const { servingPodId, stalePodIds, observations } = driven;
+        const kept = await terminateStalePods(ctx, servingPodId, stalePodIds, observations);
+        const startedByUs = ctx.state.wasStartedByUs(servingPodId);
+        return withKeptPods(serving(servingPodId, startedByUs, ctx.state.diagnostics()), kept);
+      }
+    }
+  }
+
+  /** No pod on the volume can serve: place a new one, and only once it runs retire the stale ones. */
+  private async replace(stalePodIds: readonly string[]): Promise<WakeResult> {
+    const { ctx } = this;
+    const choice = await chooseGpuCandidates(ctx, stalePodIds);
+    if (choice.kind === 'ended') return choice.result;
+    const placement = await walkCreateAttempts(ctx, choice.candidates, stalePodIds);
+    if (placement.kind === 'ended') return placement.result;
+    const wait = await awaitNewPod(ctx, placement.podId, placement.candidate);
+    if (wait.kind === 'ended') return wait.result;
+    const kept = await terminateStalePods(ctx, placement.podId, stalePodIds);
+    return withKeptPods(created(placement.podId, placement.candidate, ctx.state.diagnostics()), kept);
+  }
+}
