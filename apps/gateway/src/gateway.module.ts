@@ -16,7 +16,7 @@ import { MetricsController } from './metrics/metrics.controller';
 import { PodsController } from './pods/pods.controller';
 import { QueueConnectionsService } from './queues/queue-connections.service';
 import { PodStatusService } from './status/pod-status.service';
-import { DEFAULT_STATUS_GATHER_MS, STATUS_GATHER, gatherFor } from './status/status-gather.constant';
+import { VolumeSnapshots } from './status/volume-snapshots';
 import { StartWakeService } from './wake/start-wake.service';
 import { WakeQueueEvents } from './wake/wake-queue-events';
 
@@ -39,7 +39,7 @@ export class GatewayModule {
         WakeQueueEvents,
         QueueConnectionsService,
         PodStatusService,
-        { provide: STATUS_GATHER, useValue: gatherFor(DEFAULT_STATUS_GATHER_MS) },
+        VolumeSnapshots,
         StartWakeService,
         HistoryService,
         KeepAliveService,

@@ -11,12 +11,16 @@ import {
   PlatformModule,
   QueuesModule,
   RUNPOD_CLIENT,
+  ReadyTimes,
+  StatusPublisher,
   StopService,
+  WakeHistory,
   configureProcessor,
   type AppLogger,
   type AppStart,
 } from '@podwarden/platform';
 import { IdleTickService } from './idle/idle-tick.service';
+import { TickStatusEffects } from './idle/tick-status-effects';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
 
@@ -47,9 +51,37 @@ export class IdleMonitorModule {
             stops: StopService,
             keepAlives: KeepAliveStore,
             logger: AppLogger,
+            publisher: StatusPublisher,
+            history: WakeHistory,
+            readyTimes: ReadyTimes,
           ) =>
-            new IdleTickService({ config, client, store, stops, keepAlives, logger, now: () => Date.now() }),
-          inject: [CONFIG, RUNPOD_CLIENT, IdleStateStore, StopService, KeepAliveStore, LOGGER],
+            new IdleTickService({
+              config,
+              client,
+              store,
+              stops,
+              keepAlives,
+              logger,
+              now: () => Date.now(),
+              status: new TickStatusEffects({
+                publisher,
+                history,
+                readyTimes,
+                logger,
+                timeoutMs: config.tuning.redisWriteTimeoutMs,
+              }),
+            }),
+          inject: [
+            CONFIG,
+            RUNPOD_CLIENT,
+            IdleStateStore,
+            StopService,
+            KeepAliveStore,
+            LOGGER,
+            StatusPublisher,
+            WakeHistory,
+            ReadyTimes,
+          ],
         },
         IdleTickProcessor,
         IdleTickSchedulerService,

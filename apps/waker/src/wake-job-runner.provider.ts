@@ -5,6 +5,7 @@ import {
   CONFIG,
   LOGGER,
   RUNPOD_CLIENT,
+  StatusPublisher,
   WakeGate,
   WakeHistory,
   WakeProgressStore,
@@ -29,6 +30,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     history: WakeHistory,
     progress: WakeProgressStore,
     gate: WakeGate,
+    status: StatusPublisher,
   ) =>
     new WakeJobRunner({
       config,
@@ -43,6 +45,16 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
       now: () => new Date(),
       gateLeaseMs: config.wake.jobLockMs,
       joinPollMs: JOIN_POLL_MS,
+      status,
     }),
-  inject: [CONFIG, LOGGER, RUNPOD_CLIENT, ActionLog, WakeHistory, WakeProgressStore, WakeGate],
+  inject: [
+    CONFIG,
+    LOGGER,
+    RUNPOD_CLIENT,
+    ActionLog,
+    WakeHistory,
+    WakeProgressStore,
+    WakeGate,
+    StatusPublisher,
+  ],
 };

@@ -31,3 +31,7 @@ export * from './util/within-timeout';
 export * from './queues/job-retention';
 export * from './queues/queues.module';
 export * from './queues/configure-processor';
+export * from './status/volume-reading';
+export * from './status/status-snapshot-store';
+export * from './status/ready-times';
+export * from './status/status-publisher';

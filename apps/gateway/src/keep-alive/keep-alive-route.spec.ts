@@ -28,7 +28,7 @@ describe('POST and DELETE /api/pods/{name}/keepalive', () => {
     await gw.close();
   });
   beforeEach(async () => {
-    gw.fake.reset();
+    await gw.resetRunPod();
     await store.clear('qwen');
   });
 
@@ -247,7 +247,7 @@ describe('keep-alive changes and GET coalescing', () => {
   });
 
   it('a GET arriving while a change is being written does not join a read that began before it', async () => {
-    gw.fake.reset();
+    await gw.resetRunPod();
     const store = gw.app.get(KeepAliveStore);
     const heldList = deferred();
     const heldWrite = deferred();

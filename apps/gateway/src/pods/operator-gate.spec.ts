@@ -18,7 +18,7 @@ describe('operator gate on, with tokens', () => {
   afterAll(async () => {
     await gw.close();
   });
-  beforeEach(() => gw.fake.reset());
+  beforeEach(() => gw.resetRunPod());
 
   it.each([
     ['start without a token', 'POST', '/api/pods/qwen/start', {}],

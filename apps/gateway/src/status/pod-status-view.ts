@@ -10,21 +10,10 @@ import {
   type PodObservation,
   type PodwardenConfig,
 } from '@podwarden/policies';
-import type { WakeCompletedRecord, WakeProgress } from '@podwarden/platform';
+import type { VolumeReading, WakeCompletedRecord, WakeProgress } from '@podwarden/platform';
 import type { LastWakeDto } from './last-wake.dto';
 import type { PodStatusDto, StatusWord } from './pod-status.dto';
-
-/** What the control plane said about the volume for one GET. */
-export type VolumeReading =
-  | { readonly kind: 'unconfigured' }
-  | { readonly kind: 'unreadable' }
-  | { readonly kind: 'not-found' }
-  | { readonly kind: 'found'; readonly pods: readonly VolumePodReading[] };
-
-export interface VolumePodReading {
-  readonly podId: string;
-  readonly observation: PodObservation;
-}
+import type { ShownVolume } from './volume-snapshots';
 
 /** What Redis said for one GET; null fields when Redis could not be read. */
 export interface RecordsReading {
@@ -74,9 +63,10 @@ export function lastWakeView(record: WakeCompletedRecord | null): LastWakeDto | 
 export function podStatusBody(
   config: PodwardenConfig,
   pod: PodConfig,
-  volume: VolumeReading,
+  shown: ShownVolume,
   records: RecordsReading,
-): PodStatusDto {
+): Omit<PodStatusDto, 'expectedReadyAt'> {
+  const { volume } = shown;
   const pods = volume.kind === 'found' ? volume.pods : [];
   const ranked = rankPods(pods);
   const observation = ranked?.observation;
@@ -104,5 +94,6 @@ export function podStatusBody(
     idleStopAt: idle === null ? null : isoOrNull(idleStopAt(idle, settings)),
     runtimeCapAt: idle === null ? null : isoOrNull(runtimeCapAt(idle, settings)),
     keepAliveUntil: isoOrNull(records.keepAlive),
+    observedAt: isoOrNull(shown.observedAt),
   };
 }

@@ -9,7 +9,7 @@ export type StatusWord = Uppercase<PodStatus>;
 const STATUS_WORDS = POD_STATUSES.map((status) => status.toUpperCase() as StatusWord);
 const LOOKUP_WORDS: readonly LookupWord[] = ['FOUND', 'NOT_FOUND', 'UNREADABLE', 'UNCONFIGURED'];
 
-/** GET /api/pods/{name} (CONTRACT.md "GET response", plus idleStopAt, runtimeCapAt and keepAliveUntil). */
+/** GET /api/pods/{name} (CONTRACT.md "GET response"). */
 export class PodStatusDto {
   @ApiProperty()
   readonly name!: string;
@@ -64,6 +64,24 @@ export class PodStatusDto {
     description: 'idle stop held off until then; boot grace and the runtime cap still apply',
   })
   readonly keepAliveUntil!: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'when the volume shown was read from RunPod (the shared snapshot is at most STATUS_MAX_AGE_MS old while polled); null when unconfigured',
+  })
+  readonly observedAt!: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'while a wake or boot is under way: its start plus the median time-to-ready of past wakes (this GPU once it has 5, else all); null without history or when nothing is booting; may lie in the past for a slow boot',
+  })
+  readonly expectedReadyAt!: string | null;
 }
 
 /** GET /api/pods: every configured pod's GET summary, in config order. */

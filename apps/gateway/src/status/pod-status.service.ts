@@ -1,13 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isPodConfigured, type IdleState, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
-import { lookupVolume } from '@podwarden/policies';
-import type { RunPodClient } from '@podwarden/runpod-client';
+import {
+  bootUnderWay,
+  expectedReadyAt,
+  rankPods,
+  type IdleState,
+  type PodConfig,
+  type PodwardenConfig,
+} from '@podwarden/policies';
 import {
   CONFIG,
   IdleStateStore,
   KeepAliveStore,
   LOGGER,
-  RUNPOD_CLIENT,
+  ReadyTimes,
+  StatusPublisher,
   WakeHistory,
   WakeProgressStore,
   type AppLogger,
@@ -15,33 +21,32 @@ import {
   errorMessage,
 } from '@podwarden/platform';
 import { SingleFlight } from './single-flight';
-import { STATUS_GATHER, type Gather } from './status-gather.constant';
 import type { PodStatusDto } from './pod-status.dto';
-import { podStatusBody, type RecordsReading, type VolumeReading } from './pod-status-view';
+import { podStatusBody, type RecordsReading } from './pod-status-view';
+import { VolumeSnapshots, type ShownVolume } from './volume-snapshots';
 
 /**
- * GET /api/pods/{name}: one volume list and one observe per pod on the volume,
- * shared by every GET of that pod in the same burst. It answers 200 whatever happens
- * below it: a RunPod blip is lookup UNREADABLE, a Redis blip leaves the
- * Redis-backed fields null. Callers poll this while a wake runs, so it must
+ * GET /api/pods/{name}: the volume from the shared snapshot (see VolumeSnapshots), the records
+ * from their own Redis keys, both read at once; concurrent GETs of a pod in this process share
+ * one such read. It answers 200 whatever happens below it: a RunPod blip is lookup UNREADABLE, a
+ * Redis blip leaves the Redis-backed fields null. Callers poll this while a wake runs, so it must
  * never turn a blip into an error.
  */
 @Injectable()
 export class PodStatusService {
-  private readonly flights: SingleFlight<PodStatusDto>;
+  private readonly flights = new SingleFlight<PodStatusDto>();
 
   constructor(
     @Inject(CONFIG) private readonly config: PodwardenConfig,
     @Inject(LOGGER) private readonly logger: AppLogger,
-    @Inject(RUNPOD_CLIENT) private readonly client: RunPodClient,
+    private readonly snapshots: VolumeSnapshots,
+    private readonly publisher: StatusPublisher,
     private readonly idleStates: IdleStateStore,
     private readonly progress: WakeProgressStore,
     private readonly history: WakeHistory,
     private readonly keepAlives: KeepAliveStore,
-    @Inject(STATUS_GATHER) gather: Gather,
-  ) {
-    this.flights = new SingleFlight<PodStatusDto>(gather);
-  }
+    private readonly readyTimes: ReadyTimes,
+  ) {}
 
   read(pod: PodConfig): Promise<PodStatusDto> {
     return this.flights.run(pod.name.toLowerCase(), () => this.readNow(pod));
@@ -53,42 +58,62 @@ export class PodStatusService {
   }
 
   /**
-   * Runs a write (start, stop, keep-alive) with the pod's shared read ended
-   * before and after it: no GET joins a read that began before the write, or
-   * one that began while it was running.
+   * Runs a write (start, stop, keep-alive) with the pod's shared read ended before and after it,
+   * here and in Redis: no GET, on any gateway, is answered from a read that began before the write.
    */
   async changing<T>(pod: PodConfig, write: () => Promise<T>): Promise<T> {
     this.invalidate(pod);
+    await this.publisher.invalidate(pod.name);
     try {
       return await write();
     } finally {
+      await this.publisher.invalidate(pod.name);
       this.invalidate(pod);
     }
   }
 
   private async readNow(pod: PodConfig): Promise<PodStatusDto> {
-    const [volume, records] = await Promise.all([this.readVolume(pod), this.readRecords(pod)]);
-    return podStatusBody(this.config, pod, volume, records);
+    const [shown, records] = await Promise.all([this.snapshots.current(pod), this.readRecords(pod)]);
+    const body = podStatusBody(this.config, pod, shown, records);
+    const readyAt = await this.expectedReadyAt(pod, shown, records);
+    return { ...body, expectedReadyAt: readyAt === null ? null : new Date(readyAt).toISOString() };
   }
 
-  private async readVolume(pod: PodConfig): Promise<VolumeReading> {
-    if (!isPodConfigured(this.config, pod)) return { kind: 'unconfigured' };
-    try {
-      const lookup = lookupVolume(await this.client.listPods(), pod.volumeId);
-      if (lookup.kind === 'unreadable') return { kind: 'unreadable' };
-      if (lookup.kind === 'not-found') return { kind: 'not-found' };
-      const pods = await Promise.all(
-        lookup.podIds.map(async (podId) => ({ podId, observation: await this.client.observePod(podId) })),
-      );
-      return { kind: 'found', pods };
-    } catch (error) {
-      // The client is not supposed to throw; if it does, that is still only a blip to the caller.
-      this.logger.warn(
-        { pod: pod.name, err: errorMessage(error) },
-        'pod status: RunPod read threw; reporting UNREADABLE',
-      );
-      return { kind: 'unreadable' };
-    }
+  /** Reads the wake's start and the past boots only when something is booting: nothing extra otherwise. */
+  private async expectedReadyAt(
+    pod: PodConfig,
+    shown: ShownVolume,
+    records: RecordsReading,
+  ): Promise<number | null> {
+    const reported = shown.volume.kind === 'found' ? rankPods(shown.volume.pods) : null;
+    const observation = reported?.observation;
+    const last = records.lastWake;
+    const facts = {
+      wakeRequestedAt:
+        records.wake === null ? null : await this.inFlightRequestedAt(pod, records.wake.attemptId),
+      lastWake:
+        last === null
+          ? null
+          : {
+              requestedAt: Date.parse(last.requestedAt),
+              wakeOutcome: last.wakeOutcome,
+              podId: last.podId,
+              gpuId: last.gpuId,
+            },
+      podId: reported?.podId ?? null,
+      status: observation?.kind === 'found' ? observation.status : null,
+      readySince: records.idle?.readySince ?? null,
+    };
+    const boot = bootUnderWay(facts);
+    if (boot === null) return null;
+    const samples = await this.readQuietly(pod, 'ready times', () => this.readyTimes.all(pod.name));
+    return expectedReadyAt(boot, samples ?? []);
+  }
+
+  private async inFlightRequestedAt(pod: PodConfig, attemptId: string): Promise<number | null> {
+    const attempts = await this.readQuietly(pod, 'wake request', () => this.history.recent(pod.name, 1));
+    const attempt = attempts?.find((a) => a.attemptId === attemptId);
+    return attempt === undefined ? null : Date.parse(attempt.requestedAt);
   }
 
   private async readRecords(pod: PodConfig): Promise<RecordsReading> {

@@ -1,5 +1,15 @@
 import { INITIAL_IDLE_STATE } from '@podwarden/policies';
-import { EMPTY_IDLE_RECORD, IdleStateStore, WakeHistory, WakeProgressStore } from '@podwarden/platform';
+import type Redis from 'ioredis';
+import {
+  EMPTY_IDLE_RECORD,
+  IdleStateStore,
+  REDIS,
+  REDIS_KEYS,
+  ReadyTimes,
+  type RedisKeys,
+  WakeHistory,
+  WakeProgressStore,
+} from '@podwarden/platform';
 import { OUR_VOLUME, type FakePod } from '@podwarden/testing';
 import { OPERATOR, deferred, startGateway, until, type GatewayHarness } from '../testing/gateway-harness';
 import { leakedSecrets } from '../testing/secret-scan';
@@ -23,7 +33,7 @@ describe('GET /api/pods/{name}', () => {
   afterAll(async () => {
     await gw.close();
   });
-  beforeEach(() => gw.fake.reset());
+  beforeEach(() => gw.resetRunPod());
 
   it('reports the serving pod even when a stale EXITED pod is listed first', async () => {
     onVolume(gw, 'stale', EXITED);
@@ -46,6 +56,8 @@ describe('GET /api/pods/{name}', () => {
       idleStopAt: null,
       runtimeCapAt: null,
       keepAliveUntil: null,
+      observedAt: expect.any(String),
+      expectedReadyAt: null,
     });
   });
 
@@ -136,11 +148,22 @@ describe('GET /api/pods/{name}', () => {
     }
   });
 
-  it('a GET after the shared read settles reads again (nothing is cached)', async () => {
+  it('a GET within STATUS_MAX_AGE_MS answers from the shared snapshot: no second RunPod read', async () => {
     onVolume(gw, 'b');
-    await gw.request('GET', '/api/pods/qwen');
-    await gw.request('GET', '/api/pods/qwen');
-    expect(gw.fake.count('list')).toBe(2);
+    const first = await gw.request('GET', '/api/pods/qwen');
+    gw.fake.removePod('b');
+    const second = await gw.request('GET', '/api/pods/qwen');
+    expect(second.body).toMatchObject({ podId: 'b', lookup: 'FOUND', observedAt: first.body.observedAt });
+    expect(gw.fake.calls).toEqual(['list', 'observe b']);
+  });
+
+  it('observedAt is when RunPod was read, not when the answer was sent', async () => {
+    onVolume(gw, 'b');
+    const before = Date.now();
+    const answer = await gw.request('GET', '/api/pods/qwen');
+    const observedAt = Date.parse(answer.body.observedAt as string);
+    expect(observedAt).toBeGreaterThanOrEqual(before);
+    expect(observedAt).toBeLessThanOrEqual(Date.now());
   });
 
   it('serves readiness, idle deadlines, wake progress and the last wake from Redis', async () => {
@@ -210,13 +233,75 @@ describe('GET /api/pods/{name}', () => {
     });
   });
 
+  describe('expectedReadyAt', () => {
+    const requestedAt = '2026-09-11T08:50:00.000Z';
+
+    async function createdAndBooting(): Promise<void> {
+      onVolume(gw, 'b', { observation: 'Starting', gpuCount: 0 });
+      const history = gw.app.get(WakeHistory);
+      const attempt = { podName: 'qwen', attemptId: 'att-boot', requestedAt, requestedBy: 'gateway' };
+      await history.requested(attempt);
+      await history.completed({
+        ...attempt,
+        completedAt: '2026-09-11T08:51:00.000Z',
+        outcome: 'Succeeded',
+        wakeOutcome: 'Created',
+        reason: 'created on NVIDIA A40',
+        podId: 'b',
+        gpuId: 'NVIDIA A40',
+        pricePerHour: 0.89,
+        candidatesConsidered: 1,
+        lastProviderStatus: 201,
+      });
+    }
+
+    // Earlier specs leave readiness, progress and wakes behind; each of these starts from none.
+    beforeEach(async () => {
+      const redis = gw.app.get<Redis>(REDIS);
+      const keys = gw.app.get<RedisKeys>(REDIS_KEYS);
+      await redis.del(
+        keys.wakeHistory('qwen'),
+        keys.readyTimes('qwen'),
+        keys.idleState('qwen'),
+        keys.wakeProgress('qwen'),
+      );
+    });
+
+    it('is null without history, even while the pod boots', async () => {
+      await createdAndBooting();
+      const answer = await gw.request('GET', '/api/pods/qwen');
+      expect(answer.body).toMatchObject({ status: 'STARTING', expectedReadyAt: null });
+    });
+
+    it('is the wake request plus the median time-to-ready of past wakes while the pod boots', async () => {
+      await createdAndBooting();
+      const times = gw.app.get(ReadyTimes);
+      for (const [i, minutes] of [4, 9, 6].entries()) {
+        await times.add(
+          'qwen',
+          { attemptId: `past-${i}`, gpuId: 'NVIDIA L40S', readyAfterMs: minutes * 60_000 },
+          i,
+        );
+      }
+      const answer = await gw.request('GET', '/api/pods/qwen');
+      expect(answer.body.expectedReadyAt).toBe(new Date(Date.parse(requestedAt) + 6 * 60_000).toISOString());
+    });
+
+    it('is null once nothing is booting, whatever the history', async () => {
+      onVolume(gw, 'b');
+      await gw.app.get(ReadyTimes).add('qwen', { attemptId: 'past', gpuId: null, readyAfterMs: 60_000 }, 1);
+      expect((await gw.request('GET', '/api/pods/qwen')).body.expectedReadyAt).toBeNull();
+    });
+  });
+
   it('never leaks a secret in the answers and log lines it produces', async () => {
     const produced = await gw.produced(async () => {
       onVolume(gw, 'b');
       await gw.request('GET', '/api/pods/qwen', OPERATOR);
       await gw.request('GET', '/api/pods', OPERATOR);
       await gw.request('GET', '/api/pods/llama', OPERATOR);
-      // A client that throws is logged at Warning with its error.
+      // A client that throws is logged at Warning with its error (after a write, so RunPod is read).
+      await gw.resetRunPod();
       gw.fake.listThrows = true;
       await gw.request('GET', '/api/pods/qwen', OPERATOR);
     });
@@ -313,59 +398,5 @@ describe('GET /api/pods', () => {
       ['beta', 'pb', 'EXITED'],
       ['alpha', 'pa', 'RUNNING'],
     ]);
-  });
-});
-
-describe('GET burst gathering', () => {
-  let gw: GatewayHarness;
-  // The gather is the spec's to end: a GET "arriving during the window" is one sent before the release.
-  let gathering: Promise<void> = Promise.resolve();
-  let gathers = 0;
-  beforeAll(async () => {
-    gw = await startGateway('status-burst', {
-      statusGather: () => {
-        gathers += 1;
-        return gathering;
-      },
-    });
-  });
-  afterAll(async () => {
-    await gw.close();
-  });
-  beforeEach(() => {
-    gw.fake.reset();
-    gathers = 0;
-  });
-
-  it('GETs arriving one after another while the first one gathers share its read', async () => {
-    onVolume(gw, 'b');
-    const gate = deferred();
-    gathering = gate.promise;
-    const reads = jest.spyOn(gw.app.get(PodStatusService), 'read');
-    try {
-      const answers: Array<Promise<unknown>> = [];
-      for (let sent = 1; sent <= 5; sent += 1) {
-        answers.push(gw.request('GET', '/api/pods/qwen'));
-        await until(() => reads.mock.calls.length === sent, `GET ${sent} asking for the status`);
-      }
-      expect(gw.fake.calls).toEqual([]);
-      gate.release();
-      await Promise.all(answers);
-      expect(gathers).toBe(1);
-      expect(gw.fake.calls).toEqual(['list', 'observe b']);
-    } finally {
-      reads.mockRestore();
-      gathering = Promise.resolve();
-    }
-  });
-
-  it('nothing is reused once the read settled: a change made after it is seen by the next GET', async () => {
-    onVolume(gw, 'old');
-    expect((await gw.request('GET', '/api/pods/qwen')).body).toMatchObject({ podId: 'old' });
-    gw.fake.removePod('old');
-    onVolume(gw, 'new');
-    const answer = await gw.request('GET', '/api/pods/qwen');
-    expect(answer.body).toMatchObject({ podId: 'new', lookup: 'FOUND' });
-    expect(gathers).toBe(2);
   });
 });

@@ -35,30 +35,6 @@ describe(SingleFlight.name, () => {
     expect(results).toEqual(['A', 'B']);
   });
 
-  it('a new read gathers first: callers arriving during the gather window join it', async () => {
-    const gate = controllable<void>();
-    const sut = new SingleFlight<number>(() => gate.promise);
-    let reads = 0;
-    const work = async () => ++reads;
-    const first = sut.run('a', work);
-    await Promise.resolve();
-    const late = sut.run('a', work);
-    expect(reads).toBe(0);
-    gate.resolve();
-    expect([await first, await late]).toEqual([1, 1]);
-    expect(reads).toBe(1);
-  });
-
-  it('a caller arriving after a stop during the gather window does not join the earlier read', async () => {
-    const gate = controllable<void>();
-    const sut = new SingleFlight<string>(() => gate.promise);
-    const before = sut.run('a', async () => 'before');
-    sut.invalidate('a');
-    const after = sut.run('a', async () => 'after');
-    gate.resolve();
-    expect([await before, await after]).toEqual(['before', 'after']);
-  });
-
   it('nothing is kept once the read settles', async () => {
     const sut = new SingleFlight<number>();
     let reads = 0;

@@ -11,7 +11,7 @@ describe('POST /api/pods/{name}/stop', () => {
   afterAll(async () => {
     await gw.close();
   });
-  beforeEach(() => gw.fake.reset());
+  beforeEach(() => gw.resetRunPod());
 
   const onVolume = (id: string, listedStatus = 'RUNNING') =>
     gw.fake.setPod(id, { volumeId: OUR_VOLUME, listedStatus });

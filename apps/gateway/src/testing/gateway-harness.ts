@@ -6,6 +6,7 @@ import { parseConfig, type PodwardenConfig } from '@podwarden/policies';
 import {
   NestPinoLogger,
   RUNPOD_CLIENT,
+  StatusSnapshotStore,
   WAKE_QUEUE,
   type WakeJobData,
   type WakeJobResult,
@@ -23,7 +24,6 @@ import {
 } from '@podwarden/testing';
 import { configureGateway } from '../configure-gateway';
 import { GatewayModule } from '../gateway.module';
-import { STATUS_GATHER, type Gather } from '../status/status-gather.constant';
 import { SECRETS } from './secret-scan';
 
 export interface HarnessOptions {
@@ -32,8 +32,6 @@ export interface HarnessOptions {
   readonly podsConfigText?: string;
   /** Provider overrides besides the RunPod client (e.g. a failing record store). */
   readonly overrides?: ReadonlyArray<{ readonly token: unknown; readonly value: unknown }>;
-  /** What the first GET of a burst awaits before reading (production: 100 ms); nothing by default. */
-  readonly statusGather?: Gather;
 }
 
 export interface Answer {
@@ -61,6 +59,8 @@ export interface GatewayHarness {
   readonly wakeQueue: Queue<WakeJobData, WakeJobResult>;
   /** A `body` is sent as JSON (content-type application/json); a string body is sent as is. */
   request(method: string, path: string, headers?: Record<string, string>, body?: unknown): Promise<Answer>;
+  /** A fresh fake RunPod and no status snapshot: the next GET reads the fake (as after a write). */
+  resetRunPod(): Promise<void>;
   /** Runs `work` and returns only the answers and log lines it produced. */
   produced(work: () => Promise<unknown>): Promise<Produced>;
   close(): Promise<void>;
@@ -94,10 +94,7 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
     imports: [GatewayModule.forRoot({ config, logger: logs.logger })],
   })
     .overrideProvider(RUNPOD_CLIENT)
-    .useValue(fake)
-    // No gathering by default: specs stay fast, and the in-flight sharing is what most of them test.
-    .overrideProvider(STATUS_GATHER)
-    .useValue(options.statusGather ?? (() => Promise.resolve()));
+    .useValue(fake);
   for (const override of options.overrides ?? []) {
     builder = builder.overrideProvider(override.token).useValue(override.value);
   }
@@ -132,6 +129,11 @@ export async function startGateway(label: string, options: HarnessOptions = {}):
     logs,
     wakeQueue: app.get<Queue<WakeJobData, WakeJobResult>>(getQueueToken(WAKE_QUEUE)),
     request,
+    async resetRunPod() {
+      fake.reset();
+      const snapshots = app.get(StatusSnapshotStore);
+      await Promise.all(config.pods.map((pod) => snapshots.invalidate(pod.name)));
+    },
     async produced(work) {
       const [firstAnswer, firstLine] = [answers.length, logs.raw.length];
       await work();

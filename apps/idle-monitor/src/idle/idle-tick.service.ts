@@ -23,12 +23,14 @@ import {
   type HeldIdleLock,
   type IdleRecord,
   type IdleStateStore,
+  type PublishTicket,
   type StopService,
 } from '@podwarden/platform';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
 import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
 import { logReadiness, logTick, warnManyPods } from './tick-log';
 import { observeVolume, type IdleControlPlane } from './volume-observation';
+import type { TickStatusEffects } from './tick-status-effects';
 
 export interface IdleTickDependencies {
   /** Also the tick's tuning: pods evaluated at once, the per-pod lock lease, the keep-alive read timeout. */
@@ -40,6 +42,8 @@ export interface IdleTickDependencies {
   readonly keepAlives: KeepAliveReader;
   readonly logger: AppLogger;
   readonly now: () => number;
+  /** The status snapshot and time-to-ready, published from what the tick read; none in most specs. */
+  readonly status?: TickStatusEffects;
 }
 
 export type PodTickOutcome =
@@ -61,6 +65,8 @@ export interface TickContext {
   readonly tickId: string;
   readonly scheduledAt: number | null;
   readonly signal?: AbortSignal;
+  /** Where each pod's status snapshot stood before the list (see TickStatusEffects). */
+  readonly tickets?: ReadonlyMap<string, PublishTicket | null>;
 }
 
 /**
@@ -78,8 +84,8 @@ export class IdleTickService {
     signal?: AbortSignal,
   ): Promise<Map<string, PodTickOutcome>> {
     const { config, client } = this.deps;
-    const tick: TickContext = { tickId, scheduledAt, signal };
     const pods = config.pods.filter((pod) => isPodConfigured(config, pod));
+    const tick: TickContext = { tickId, scheduledAt, signal, tickets: await this.deps.status?.begin(pods) };
     const evaluated = new Map<PodConfig, PodTickOutcome>();
     if (pods.length > 0) {
       const list = await client.listPods(signal);
@@ -127,6 +133,11 @@ export class IdleTickService {
       { timeoutMs: config.tuning.redisReadTimeoutMs, logger },
     );
     logReadiness(logger, pod, advance, seen.aggregate.podId);
+    if (advance.becameReady && advance.state.readySince !== null) {
+      const podId = seen.aggregate.podId;
+      const gpuId = listedOf(list).find((listed) => listed.id === podId)?.gpuId ?? null;
+      await this.deps.status?.becameReady(pod, { podId, at: advance.state.readySince, gpuId });
+    }
 
     // A tick that lost its lock leaves the pod to the newer holder: no stop, no write. Redis is
     // asked before a stop; otherwise the renewals' verdict will do, as the write is fenced anyway.
@@ -166,6 +177,7 @@ export class IdleTickService {
     const lookup = lookupVolume(list, pod.volumeId);
     const { idleConcurrency } = config.tuning;
     const seen = await observeVolume(client, pod, lookup, record.baselines, idleConcurrency, tick.signal);
+    await this.deps.status?.publish(pod, tick.tickets?.get(pod.name) ?? null, lookup, seen.readings);
     warnManyPods(logger, pod, seen.readings);
     const podsOnVolume = lookup.kind === 'found' ? lookup.podIds : [];
     const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));

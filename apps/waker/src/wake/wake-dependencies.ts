@@ -1,5 +1,5 @@
 import type { PodwardenConfig } from '@podwarden/policies';
-import type { ActionLog, AppLogger } from '@podwarden/platform';
+import type { ActionLog, AppLogger, StatusPublisher } from '@podwarden/platform';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import type { Sleep } from './sleeper';
 
@@ -17,4 +17,6 @@ export interface WakeDependencies {
   readonly logger: AppLogger;
   readonly sleep: Sleep;
   readonly now: () => Date;
+  /** Publishes what the wake observed as the status snapshot GET answers from; none in most specs. */
+  readonly status?: Pick<StatusPublisher, 'begin' | 'publish'>;
 }

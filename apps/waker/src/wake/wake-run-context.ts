@@ -1,5 +1,10 @@
-import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
-import { recordBillable, type AppLogger, type RecordBillableOptions } from '@podwarden/platform';
+import type { PodConfig, PodObservation, PodwardenConfig } from '@podwarden/policies';
+import {
+  recordBillable,
+  type AppLogger,
+  type PublishTicket,
+  type RecordBillableOptions,
+} from '@podwarden/platform';
 import type { PodActionResult } from '@podwarden/runpod-client';
 import { AbortableControlPlane } from './abortable-control-plane';
 import type { WakeDependencies } from './wake-dependencies';
@@ -45,6 +50,18 @@ export class WakeRunContext {
   /** A wait between calls; a cancelled job ends it at once. */
   pause(ms: number): Promise<void> {
     return this.deps.sleep(ms, this.signal);
+  }
+
+  /** Before observing every pod on the volume: where the status snapshot stands. */
+  async statusTicket(): Promise<PublishTicket | null> {
+    return (await this.deps.status?.begin(this.pod.name)) ?? null;
+  }
+
+  /** Every pod on the volume observed in one round: GET may answer from it (best effort). */
+  async publishVolume(ticket: PublishTicket | null, observations: readonly PodObservation[]): Promise<void> {
+    if (observations.length === 0) return;
+    const pods = observations.map((observation) => ({ podId: observation.podId, observation }));
+    await this.deps.status?.publish(this.pod.name, ticket, { kind: 'found', pods });
   }
 
   billable(call: WakeBillableCall): Promise<void> {

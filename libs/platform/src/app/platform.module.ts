@@ -13,6 +13,9 @@ import { WakeGate } from '../wake/wake-gate';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
 import { StopService } from '../stop/stop-service';
+import { StatusSnapshotStore } from '../status/status-snapshot-store';
+import { StatusPublisher } from '../status/status-publisher';
+import { ReadyTimes } from '../status/ready-times';
 import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
 import type { AppStart } from './start-app';
 
@@ -56,10 +59,35 @@ export class PlatformModule {
         inject: [CONFIG, LOGGER],
       },
       {
+        provide: StatusSnapshotStore,
+        useFactory: (redis: Redis, keys: RedisKeys) => new StatusSnapshotStore(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
+        provide: StatusPublisher,
+        useFactory: (store: StatusSnapshotStore, logger: AppLogger, config: PodwardenConfig) =>
+          new StatusPublisher(store, logger, config.tuning.redisWriteTimeoutMs),
+        inject: [StatusSnapshotStore, LOGGER, CONFIG],
+      },
+      {
+        provide: ReadyTimes,
+        useFactory: (redis: Redis, keys: RedisKeys) => new ReadyTimes(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
+        // Every billable call is recorded here, in every app: so every write also invalidates the status snapshot.
         provide: ActionLog,
-        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
-          new ActionLog(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
-        inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
+        useFactory: (
+          redis: Redis,
+          keys: RedisKeys,
+          logger: AppLogger,
+          config: PodwardenConfig,
+          status: StatusPublisher,
+        ) =>
+          new ActionLog(redis, keys, logger, config.tuning.redisWriteTimeoutMs, (podName) =>
+            status.invalidate(podName),
+          ),
+        inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG, StatusPublisher],
       },
       {
         provide: WakeHistory,
@@ -117,6 +145,9 @@ export class PlatformModule {
         IdleStateStore,
         KeepAliveStore,
         StopService,
+        StatusSnapshotStore,
+        StatusPublisher,
+        ReadyTimes,
       ],
     };
   }

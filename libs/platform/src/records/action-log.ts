@@ -20,12 +20,17 @@ export class ActionLog {
     private readonly keys: RedisKeys,
     logger: AppLogger,
     writeTimeoutMs: number = DEFAULTS.REDIS_WRITE_TIMEOUT_MS,
+    /** Runs beside every record (a billable call was just issued): the apps invalidate the status snapshot. Must not throw. */
+    private readonly afterRecord: (podName: string) => Promise<void> = () => Promise.resolve(),
   ) {
     this.stream = new DurableStream(redis, { logger, writeTimeoutMs, ...ACTION_LOG_STREAM });
   }
 
-  record(entry: ActionRecord): Promise<void> {
-    return this.stream.append(this.keys.actionLog(entry.podName), entry);
+  async record(entry: ActionRecord): Promise<void> {
+    await Promise.all([
+      this.stream.append(this.keys.actionLog(entry.podName), entry),
+      this.afterRecord(entry.podName),
+    ]);
   }
 
   /** Newest first. */

@@ -35,4 +35,16 @@ export class RedisKeys {
   keepAlive(podName: string): string {
     return this.pod('keepalive', podName);
   }
+  /** The shared status snapshot of the pod's volume (what RunPod said, when, and its generation). */
+  statusSnapshot(podName: string): string {
+    return this.pod('status', podName);
+  }
+  /** Held by the one reader refreshing the snapshot, across every gateway replica. */
+  statusRefreshLock(podName: string): string {
+    return this.pod('status-refresh', podName);
+  }
+  /** Past wakes' time-to-ready, for expectedReadyAt. */
+  readyTimes(podName: string): string {
+    return this.pod('ready-times', podName);
+  }
 }

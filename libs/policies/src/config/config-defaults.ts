@@ -56,6 +56,7 @@ export const DEFAULTS = {
   RUNPOD_METRICS_TIMEOUT_MS: 5000,
   JOB_KEEP_COMPLETED_SECONDS: 3600,
   JOB_KEEP_FAILED_SECONDS: 86400,
+  STATUS_MAX_AGE_MS: 2000,
 } as const;
 
 export type ConfigVariable = keyof typeof DEFAULTS;

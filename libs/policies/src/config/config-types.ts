@@ -88,4 +88,6 @@ export interface TuningConfig {
   /** Finished jobs are kept this long (joiners and waitUntilFinished read them), failed ones longer. */
   readonly keepCompletedJobsSeconds: number;
   readonly keepFailedJobsSeconds: number;
+  /** How old a status snapshot may be before a GET refreshes it (one refresh across every gateway). */
+  readonly statusMaxAgeMs: number;
 }

@@ -76,6 +76,7 @@ describe('a bad guard value never yields a looser guard than its default', () =>
     ['DAILY_BUDGET_USD', (c) => c.dailyBudgetUsd, null],
     ['PORT', (c) => c.http.port, 8080],
     ['HEALTH_PORT', (c) => c.healthPort, null],
+    ['STATUS_MAX_AGE_MS', (c) => c.tuning.statusMaxAgeMs, 2000],
   ];
 
   it.each(numericGuards)(

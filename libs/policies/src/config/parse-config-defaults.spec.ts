@@ -60,6 +60,7 @@ describe('parseConfig defaults', () => {
     ['RUNPOD_METRICS_TIMEOUT_MS', (c) => c.tuning.metricsTimeoutMs, 5000],
     ['JOB_KEEP_COMPLETED_SECONDS', (c) => c.tuning.keepCompletedJobsSeconds, 3600],
     ['JOB_KEEP_FAILED_SECONDS', (c) => c.tuning.keepFailedJobsSeconds, 86400],
+    ['STATUS_MAX_AGE_MS', (c) => c.tuning.statusMaxAgeMs, 2000],
   ];
 
   it.each(contractDefaults)('%s takes the contract default when unset', (_name, pick, expected) => {

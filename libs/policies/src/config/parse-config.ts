@@ -169,6 +169,7 @@ function readTuning(env: Environment, warnings: string[]): TuningConfig {
     metricsTimeoutMs: ms('RUNPOD_METRICS_TIMEOUT_MS', DEFAULTS.RUNPOD_METRICS_TIMEOUT_MS),
     keepCompletedJobsSeconds: seconds('JOB_KEEP_COMPLETED_SECONDS', DEFAULTS.JOB_KEEP_COMPLETED_SECONDS),
     keepFailedJobsSeconds: seconds('JOB_KEEP_FAILED_SECONDS', DEFAULTS.JOB_KEEP_FAILED_SECONDS),
+    statusMaxAgeMs: ms('STATUS_MAX_AGE_MS', DEFAULTS.STATUS_MAX_AGE_MS),
   };
 }
 

@@ -32,7 +32,9 @@ export async function driveExistingPods(
   const { maxPolls, pollIntervalMs } = ctx.config.wake;
   for (let round = 1; round <= maxPolls; round++) {
     await ctx.progress.report('observe', `round ${round}/${maxPolls}: observing ${podIds.length} pod(s)`);
+    const ticket = await ctx.statusTicket();
     lastSeen = await Promise.all(podIds.map((id) => ctx.runpod.observePod(id)));
+    await ctx.publishVolume(ticket, lastSeen);
     const outcome = await decideRound(ctx, lastSeen);
     if (outcome.kind !== 'next-round') return outcome;
     podIds = outcome.podIds ?? podIds;

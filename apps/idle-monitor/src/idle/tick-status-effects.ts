@@ -1,0 +1,74 @@
+import { readySampleOf, type PodConfig, type PodObservation, type VolumeLookup } from '@podwarden/policies';
+import {
+  errorMessage,
+  volumeReadingOf,
+  withinTimeout,
+  type AppLogger,
+  type PublishTicket,
+  type ReadyTimes,
+  type StatusPublisher,
+  type WakeHistory,
+} from '@podwarden/platform';
+
+export interface TickStatusEffectsDependencies {
+  readonly publisher: Pick<StatusPublisher, 'begin' | 'publish'>;
+  readonly history: Pick<WakeHistory, 'recent'>;
+  readonly readyTimes: Pick<ReadyTimes, 'add'>;
+  readonly logger: AppLogger;
+  readonly timeoutMs: number;
+}
+
+/**
+ * What a tick tells GET as a side effect of what it read anyway: the volume as the status
+ * snapshot (only when every pod on it was observed), and, on a ready edge, the wake's
+ * time-to-ready for expectedReadyAt. Best effort: never fails or delays a stop.
+ */
+export class TickStatusEffects {
+  constructor(private readonly deps: TickStatusEffectsDependencies) {}
+
+  /** Before the tick's list: where each pod's snapshot stands. */
+  async begin(pods: readonly PodConfig[]): Promise<Map<string, PublishTicket | null>> {
+    const tickets = await Promise.all(pods.map((pod) => this.deps.publisher.begin(pod.name)));
+    return new Map(pods.map((pod, i) => [pod.name, tickets[i]]));
+  }
+
+  async publish(
+    pod: PodConfig,
+    ticket: PublishTicket | null,
+    lookup: VolumeLookup,
+    readings: ReadonlyArray<{ readonly podId: string; readonly observation: PodObservation | null }>,
+  ): Promise<void> {
+    const observed = new Map<string, PodObservation>();
+    for (const reading of readings)
+      if (reading.observation !== null) observed.set(reading.podId, reading.observation);
+    await this.deps.publisher.publish(pod.name, ticket, volumeReadingOf(lookup, observed));
+  }
+
+  /** The pod first answered as ready: record how long the wake that brought it up took. */
+  async becameReady(
+    pod: PodConfig,
+    ready: { readonly podId: string | null; readonly at: number; readonly gpuId: string | null },
+  ): Promise<void> {
+    const { history, readyTimes, logger, timeoutMs } = this.deps;
+    try {
+      const [attempt] = await withinTimeout(history.recent(pod.name, 1), timeoutMs, 'wake history read');
+      const sample = readySampleOf(
+        attempt === undefined
+          ? null
+          : {
+              attemptId: attempt.attemptId,
+              requestedAt: Date.parse(attempt.requestedAt),
+              wakeOutcome: attempt.wakeOutcome,
+              podId: attempt.podId,
+              gpuId: attempt.gpuId,
+            },
+        ready,
+      );
+      if (sample === null) return;
+      await withinTimeout(readyTimes.add(pod.name, sample, ready.at), timeoutMs, 'ready time write');
+      logger.debug({ pod: pod.name, ...sample }, 'recorded time-to-ready');
+    } catch (error) {
+      logger.warn({ pod: pod.name, err: errorMessage(error) }, 'time-to-ready not recorded');
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import type Redis from 'ioredis';
+import type { RedisKeys } from '../redis/redis-keys';
+import type { VolumeReading } from './volume-reading';
+
+/** A volume as RunPod described it, and when (epoch ms, taken before the read began). */
+export interface StatusSnapshot {
+  readonly volume: VolumeReading;
+  readonly observedAt: number;
+}
+
+/** The stored snapshot (null when none, or invalidated) and the generation a new one must be written at. */
+export interface SnapshotReading {
+  readonly snapshot: StatusSnapshot | null;
+  readonly generation: number;
+}
+
+// One key per pod, so every command and script here touches a single key (valid on a Redis Cluster).
+// A write lands only at the generation its reader started from, and never over a newer observation:
+// a read that began before a start or stop cannot overwrite what came after it.
+const WRITE_IF_CURRENT = `
+local gen = tonumber(redis.call('HGET', KEYS[1], 'gen') or '0')
+if gen ~= tonumber(ARGV[1]) then return 0 end
+local at = tonumber(redis.call('HGET', KEYS[1], 'at') or '-1')
+if at > tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'at', ARGV[2], 'snap', ARGV[3])
+return 1`;
+
+const RELEASE_IF_OWNER = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/**
+ * The shared status snapshot of each pod's volume in Redis: gateways answer GET from it, the one
+ * reader holding the refresh lock rewrites it, the waker and the idle monitor rewrite it from what
+ * they read anyway, and every podwarden write invalidates it.
+ */
+export class StatusSnapshotStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  async read(podName: string): Promise<SnapshotReading> {
+    const [gen, snap] = await this.redis.hmget(this.keys.statusSnapshot(podName), 'gen', 'snap');
+    const generation = Number(gen ?? '0');
+    return { snapshot: parseSnapshot(snap), generation: Number.isFinite(generation) ? generation : 0 };
+  }
+
+  /** The generation to write at after a read starting now (one HGET, for readers that need no snapshot). */
+  async generation(podName: string): Promise<number> {
+    return Number((await this.redis.hget(this.keys.statusSnapshot(podName), 'gen')) ?? '0');
+  }
+
+  /** True when written; false when a write (or a newer observation) came in between. */
+  async write(podName: string, generation: number, snapshot: StatusSnapshot): Promise<boolean> {
+    const written = await this.redis.eval(
+      WRITE_IF_CURRENT,
+      1,
+      this.keys.statusSnapshot(podName),
+      String(generation),
+      String(snapshot.observedAt),
+      JSON.stringify(snapshot),
+    );
+    return written === 1;
+  }
+
+  /** After a start, stop, create, terminate or keep-alive: the next read must come from RunPod. */
+  async invalidate(podName: string): Promise<void> {
+    const key = this.keys.statusSnapshot(podName);
+    await this.redis.multi().hincrby(key, 'gen', 1).hdel(key, 'at', 'snap').exec();
+    // A refresh that began before the write is now pointless: let the next reader start one.
+    await this.redis.del(this.keys.statusRefreshLock(podName));
+  }
+
+  /** Single flight across replicas: true for the one reader that should refresh. */
+  async tryLock(podName: string, token: string, leaseMs: number): Promise<boolean> {
+    const set = await this.redis.set(this.keys.statusRefreshLock(podName), token, 'PX', leaseMs, 'NX');
+    return set === 'OK';
+  }
+
+  async isLocked(podName: string): Promise<boolean> {
+    return (await this.redis.exists(this.keys.statusRefreshLock(podName))) === 1;
+  }
+
+  async unlock(podName: string, token: string): Promise<void> {
+    await this.redis.eval(RELEASE_IF_OWNER, 1, this.keys.statusRefreshLock(podName), token);
+  }
+}
+
+function parseSnapshot(raw: string | null): StatusSnapshot | null {
+  if (raw === null) return null;
+  try {
+    const parsed = JSON.parse(raw) as StatusSnapshot;
+    return typeof parsed.observedAt === 'number' && typeof parsed.volume?.kind === 'string' ? parsed : null;
+  } catch {
+    return null;
+  }
+}

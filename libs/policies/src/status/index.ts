@@ -1,0 +1,2 @@
+export * from './status-freshness';
+export * from './ready-estimate';
