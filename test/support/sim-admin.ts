@@ -1,5 +1,8 @@
+import Redis from 'ioredis';
+import { deleteKeysUnder } from './redis-cleanup';
 import type { Stack } from './stack';
 import { VOLUME_ID } from './stack';
+import { REDIS_URL } from './test-env';
 
 /** Simulated durations short enough for a scenario to run in seconds. */
 export const FAST_TIMINGS = {
@@ -25,6 +28,21 @@ export async function resetSim(stack: Stack, patch: Record<string, unknown> = {}
   const answer = await stack.simRequest('POST', '/_sim/reset', { timings: FAST_TIMINGS, ...patch });
   if (answer.status !== 200)
     throw new Error(`sim reset failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  await forgetStatus(stack);
+}
+
+/**
+ * Drops the gateways' shared status snapshots: a change made behind podwarden's back (a reset or
+ * a seeded pod) is otherwise shown only once the snapshot is STATUS_MAX_AGE_MS old.
+ */
+export async function forgetStatus(stack: Stack): Promise<void> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    await deleteKeysUnder(redis, `${stack.prefix}:status`);
+    await deleteKeysUnder(redis, `${stack.prefix}:status-refresh`);
+  } finally {
+    redis.disconnect();
+  }
 }
 
 export async function seedPod(stack: Stack, seed: Record<string, unknown>): Promise<string> {

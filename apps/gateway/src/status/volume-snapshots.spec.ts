@@ -70,6 +70,25 @@ describe('GET from the shared status snapshot', () => {
     }
   });
 
+  it('a reader that decided on a stale read but finds it refreshed under the lock reads nothing', async () => {
+    gw.fake.setPod('new', { volumeId: OUR_VOLUME });
+    await plant(running('fresh', Date.now()));
+    // This reader saw the snapshot before another replica refreshed it.
+    const reads = jest
+      .spyOn(store, 'read')
+      .mockResolvedValueOnce({ snapshot: running('stale', Date.now() - 5_000), generation: 0 });
+    try {
+      const answer = await gw.request('GET', '/api/pods/qwen');
+      expect(answer.body.podId).toBe('stale');
+      await until(() => reads.mock.calls.length >= 2, 'the re-read under the refresh lock');
+      await reads.mock.results[1].value;
+      while (await store.isLocked('qwen')) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(gw.fake.calls).toEqual([]);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
   it('a snapshot too old to show (nobody polled) is not shown: the GET waits for a new read', async () => {
     gw.fake.setPod('new', { volumeId: OUR_VOLUME });
     await plant(running('ancient', Date.now() - 3_600_000));

@@ -8,6 +8,7 @@ import {
   type PodConfig,
   type PodwardenConfig,
   type StatusFreshness,
+  type StatusReadPlan,
 } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
@@ -19,6 +20,7 @@ import {
   readVolume,
   withinTimeout,
   type AppLogger,
+  type StatusSnapshot,
   type VolumeReading,
 } from '@podwarden/platform';
 
@@ -54,14 +56,14 @@ export class VolumeSnapshots {
   async current(pod: PodConfig): Promise<ShownVolume> {
     if (!isPodConfigured(this.config, pod)) return { volume: { kind: 'unconfigured' }, observedAt: null };
     try {
-      const { snapshot, generation } = await this.redis(this.store.read(pod.name), 'read');
-      const plan = planStatusRead(snapshot?.observedAt ?? null, Date.now(), this.freshness);
+      const { snapshot } = await this.redis(this.store.read(pod.name), 'read');
+      const plan = this.plan(snapshot);
       if (snapshot !== null && plan === 'serve') return snapshot;
       if (snapshot !== null && plan === 'serve-and-refresh') {
-        void this.refreshInBackground(pod, generation);
+        void this.refreshInBackground(pod);
         return snapshot;
       }
-      return await this.refreshFirst(pod, generation);
+      return await this.refreshFirst(pod);
     } catch (error) {
       this.logger.warn(
         { pod: pod.name, err: errorMessage(error) },
@@ -72,12 +74,12 @@ export class VolumeSnapshots {
   }
 
   /** One background refresh per pod per process; the Redis lock makes it one across replicas. */
-  private async refreshInBackground(pod: PodConfig, generation: number): Promise<void> {
+  private async refreshInBackground(pod: PodConfig): Promise<void> {
     const key = pod.name.toLowerCase();
     if (this.refreshing.has(key)) return;
     this.refreshing.add(key);
     try {
-      await this.refreshLocked(pod, generation);
+      await this.refreshLocked(pod);
     } catch (error) {
       this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'pod status: background refresh failed');
     } finally {
@@ -86,30 +88,33 @@ export class VolumeSnapshots {
   }
 
   /** Waits for a snapshot to show: its own refresh when it takes the lock, else the lock holder's. */
-  private async refreshFirst(pod: PodConfig, generation: number): Promise<ShownVolume> {
+  private async refreshFirst(pod: PodConfig): Promise<ShownVolume> {
     const deadline = Date.now() + this.freshness.refreshBudgetMs;
-    let current = generation;
     for (;;) {
-      const refreshed = await this.refreshLocked(pod, current);
+      const refreshed = await this.refreshLocked(pod);
       if (refreshed !== null) return refreshed;
       if (Date.now() > deadline) {
         // Fail closed: the holder never published; say unreadable, never "no pod".
         return { volume: { kind: 'unreadable' }, observedAt: Date.now() };
       }
       await sleep(WAIT_POLL_MS);
-      const again = await this.redis(this.store.read(pod.name), 'read');
-      const plan = planStatusRead(again.snapshot?.observedAt ?? null, Date.now(), this.freshness);
-      if (again.snapshot !== null && plan !== 'refresh-first') return again.snapshot;
-      current = again.generation;
+      const { snapshot } = await this.redis(this.store.read(pod.name), 'read');
+      if (snapshot !== null && this.plan(snapshot) !== 'refresh-first') return snapshot;
     }
   }
 
-  /** The refreshed snapshot when this reader held the lock; null when another reader holds it. */
-  private async refreshLocked(pod: PodConfig, generation: number): Promise<ShownVolume | null> {
+  /**
+   * The refreshed snapshot when this reader took the lock; null when another reader holds it. Under
+   * the lock the snapshot is read again: a reader that decided on a stale read may take the lock just
+   * after another one refreshed and released it, and must not read RunPod a second time.
+   */
+  private async refreshLocked(pod: PodConfig): Promise<ShownVolume | null> {
     const token = randomUUID();
     const leaseMs = this.freshness.refreshBudgetMs;
     if (!(await this.redis(this.store.tryLock(pod.name, token, leaseMs), 'lock'))) return null;
     try {
+      const { snapshot: current, generation } = await this.redis(this.store.read(pod.name), 'read');
+      if (current !== null && this.plan(current) === 'serve') return current;
       const snapshot = await this.readRunPod(pod);
       await this.redis(
         this.store.write(pod.name, generation, {
@@ -124,6 +129,10 @@ export class VolumeSnapshots {
     } finally {
       await this.redis(this.store.unlock(pod.name, token), 'unlock').catch(() => undefined);
     }
+  }
+
+  private plan(snapshot: StatusSnapshot | null): StatusReadPlan {
+    return planStatusRead(snapshot?.observedAt ?? null, Date.now(), this.freshness);
   }
 
   private async readRunPod(pod: PodConfig): Promise<ShownVolume> {
