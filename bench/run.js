@@ -19,6 +19,7 @@ const BENCHMARKS = [
   require('./wake-gate.bench'),
   require('./metrics-parse.bench'),
   require('./status.bench'),
+  require('./adapter.bench'),
 ];
 const NEEDS_APPS = new Set(['money', 'burst', 'wake-gate', 'status']);
 
