@@ -31,3 +31,7 @@ export * from './util/within-timeout';
 export * from './queues/job-retention';
 export * from './queues/queues.module';
 export * from './queues/configure-processor';
+export * from './events/pod-event';
+export * from './events/pod-event-publisher';
+export * from './events/pod-event-reader';
+export * from './events/pod-event-tail';

@@ -4,6 +4,7 @@ import {
   CONFIG,
   KeepAliveStore,
   LOGGER,
+  PodEventPublisher,
   errorMessage,
   withinTimeout,
   type AppLogger,
@@ -22,6 +23,7 @@ export class KeepAliveService {
     @Inject(CONFIG) private readonly config: PodwardenConfig,
     @Inject(LOGGER) private readonly logger: AppLogger,
     private readonly store: KeepAliveStore,
+    private readonly events: PodEventPublisher,
   ) {}
 
   async keepAlive(pod: PodConfig, minutes: number, now: number = Date.now()): Promise<KeepAliveResponseDto> {
@@ -32,12 +34,14 @@ export class KeepAliveService {
       { pod: pod.name, minutes, keepAliveUntil },
       `keep-alive for ${pod.name} until ${keepAliveUntil}`,
     );
+    await this.events.publish(pod.name, 'keepalive', { keepAliveUntil, minutes });
     return { name: pod.name, keepAliveUntil };
   }
 
   async clear(pod: PodConfig): Promise<KeepAliveResponseDto> {
     await this.write(pod, 'clear', () => this.store.clear(pod.name));
     this.logger.info({ pod: pod.name }, `keep-alive for ${pod.name} cleared`);
+    await this.events.publish(pod.name, 'keepalive', { keepAliveUntil: null, minutes: 0 });
     return { name: pod.name, keepAliveUntil: null };
   }
 

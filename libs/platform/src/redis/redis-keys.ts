@@ -35,4 +35,8 @@ export class RedisKeys {
   keepAlive(podName: string): string {
     return this.pod('keepalive', podName);
   }
+  /** The pod's event stream (XADD by every app, XREAD by every gateway). */
+  events(podName: string): string {
+    return this.pod('events', podName);
+  }
 }
