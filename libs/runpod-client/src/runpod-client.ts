@@ -33,6 +33,7 @@ import {
   resolveTimeouts,
   type ExchangeTimeouts,
   type RunPodClientOptions,
+  type RunPodExchange,
   type RunPodLogger,
 } from './client-options';
 import { createPodBody, createResultFromOutcome, type CreatePodRequest } from './create-pod-json';
@@ -67,6 +68,7 @@ export class RunPodClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownedAgent: Agent | null;
   private readonly now: () => number;
+  private readonly onExchange: (exchange: RunPodExchange) => void;
 
   constructor(options: RunPodClientOptions) {
     const key = options.apiKey?.trim() ?? '';
@@ -79,6 +81,7 @@ export class RunPodClient {
     this.maxMetricsBytes = positiveOr(options.maxMetricsBytes, DEFAULT_MAX_METRICS_BYTES);
     this.logger = options.logger ?? SILENT_LOGGER;
     this.now = options.now ?? Date.now;
+    this.onExchange = options.onExchange ?? (() => undefined);
     if (options.dispatcher !== undefined) {
       this.dispatcher = options.dispatcher;
       this.ownedAgent = null;
@@ -202,6 +205,7 @@ export class RunPodClient {
         signal,
       }),
     );
+    this.report('metrics', outcome);
     if (outcome.kind === 'failed') {
       this.logger.debug({ op: 'metrics', podId, port, reason: outcome.reason }, 'pod metrics unreachable');
       return null;
@@ -263,8 +267,24 @@ export class RunPodClient {
         signal,
       }),
     );
+    this.report(op, outcome);
     this.logControlPlaneOutcome(op, method, path, outcome);
     return outcome;
+  }
+
+  /** A metrics hook that throws must not turn an answered call into a failed one. */
+  private report(route: string, outcome: ExchangeOutcome): void {
+    const status =
+      outcome.kind === 'response'
+        ? String(outcome.status)
+        : outcome.reason === 'timeout'
+          ? 'timeout'
+          : 'error';
+    try {
+      this.onExchange({ route, status });
+    } catch {
+      // ignored: see above
+    }
   }
 
   /** Nothing read back from the network may carry the key further. */

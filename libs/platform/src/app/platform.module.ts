@@ -13,6 +13,7 @@ import { WakeGate } from '../wake/wake-gate';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
 import { StopService } from '../stop/stop-service';
+import { PodwardenMetrics } from '../metrics/podwarden-metrics';
 import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
 import type { AppStart } from './start-app';
 
@@ -50,10 +51,12 @@ export class PlatformModule {
         useFactory: (config: PodwardenConfig) => new RedisKeys(config.redis.prefix),
         inject: [CONFIG],
       },
+      PodwardenMetrics,
       {
         provide: RUNPOD_CLIENT,
-        useFactory: (config: PodwardenConfig, logger: AppLogger) => createRunPodClient(config, logger),
-        inject: [CONFIG, LOGGER],
+        useFactory: (config: PodwardenConfig, logger: AppLogger, metrics: PodwardenMetrics) =>
+          createRunPodClient(config, logger, metrics.observeRunPod),
+        inject: [CONFIG, LOGGER, PodwardenMetrics],
       },
       {
         provide: ActionLog,
@@ -110,6 +113,7 @@ export class PlatformModule {
         REDIS,
         REDIS_KEYS,
         RUNPOD_CLIENT,
+        PodwardenMetrics,
         ActionLog,
         WakeHistory,
         WakeProgressStore,

@@ -35,4 +35,8 @@ export class RedisKeys {
   keepAlive(podName: string): string {
     return this.pod('keepalive', podName);
   }
+  /** When the newest idle tick completed, on any replica (worker readiness). */
+  idleLastTick(): string {
+    return `${this.prefix}:idle-last-tick`;
+  }
 }
