@@ -44,7 +44,8 @@ describe('the OpenAPI document, end to end', () => {
       (await stack.api('GET', '/api/pods/nobody/history')).status,
       (await stack.api('POST', '/api/pods/qwen/keepalive', { token: 'operator', body: { minutes: 5 } }))
         .status,
-      (await stack.api('POST', '/api/pods/qwen/keepalive', { token: 'wake', body: { minutes: -1 } })).status,
+      (await stack.api('POST', '/api/pods/qwen/keepalive', { token: 'operator', body: { minutes: -1 } }))
+        .status,
       (await stack.api('POST', '/api/pods/qwen/keepalive', { body: { minutes: 5 } })).status,
       (await stack.api('POST', '/api/pods/nobody/keepalive', { token: 'operator', body: { minutes: 5 } }))
         .status,

@@ -38,19 +38,15 @@ import {
 } from './client-options';
 import { createPodBody, createResultFromOutcome, type CreatePodRequest } from './create-pod-json';
 import { performExchange, type ExchangeOutcome, type HttpMethod } from './http-exchange';
-import { parseJson } from './json-reading';
 import { actionResultFromOutcome, type PodActionResult } from './pod-action-result';
 import { podListFromOutcome, type PodList } from './pod-list-json';
 import { observationFromOutcome } from './pod-observation-json';
-import { problemText } from './problem-details';
-import { parsePrometheusText } from './prometheus-text';
 import { buildProxyUrl, metricsUrl } from './proxy-url';
 import { redactSecret } from './secret-redaction';
-import { activityFromSamples } from './vllm-activity';
+import { logControlPlaneOutcome } from './control-plane-log';
+import { scrapeVllmActivity } from './vllm-metrics-scrape';
 
-/** Cloudflare in front of the pod proxy refuses default client User-Agents. */
-export const BROWSER_USER_AGENT =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36 podwarden';
+export { BROWSER_USER_AGENT } from './vllm-metrics-scrape';
 
 export const UNCONFIGURED = 'unconfigured';
 
@@ -188,40 +184,23 @@ export class RunPodClient {
 
   /**
    * GET {proxy}/metrics: one scrape of vLLM. null whenever the scrape did not
-   * reach vLLM (non-2xx — 404 while not routing, 502 while the model loads —,
-   * transport failure, timeout, oversized body, no vLLM families, unconfigured).
+   * reach vLLM (see scrapeVllmActivity); null while unconfigured.
    */
   async getActivity(podId: string, port: number, signal?: AbortSignal): Promise<PodActivity | null> {
     if (!this.isConfigured) {
       return null;
     }
-    const outcome = this.scrub(
-      await performExchange(this.dispatcher, {
-        method: 'GET',
-        url: metricsUrl(this.proxyUrl(podId, port)),
-        headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'text/plain, */*' },
-        timeouts: this.metricsTimeouts,
-        maxBodyBytes: this.maxMetricsBytes,
-        signal,
-      }),
-    );
-    this.report('metrics', outcome);
-    if (outcome.kind === 'failed') {
-      this.logger.debug({ op: 'metrics', podId, port, reason: outcome.reason }, 'pod metrics unreachable');
-      return null;
-    }
-    if (outcome.status < 200 || outcome.status >= 300) {
-      this.logger.debug(
-        { op: 'metrics', podId, port, httpStatus: outcome.status },
-        'pod metrics unreachable',
-      );
-      return null;
-    }
-    const activity = activityFromSamples(parsePrometheusText(outcome.body));
-    if (activity === null) {
-      this.logger.debug({ op: 'metrics', podId, port }, 'pod metrics carry no vLLM families');
-    }
-    return activity;
+    return scrapeVllmActivity({
+      dispatcher: this.dispatcher,
+      url: metricsUrl(this.proxyUrl(podId, port)),
+      timeouts: this.metricsTimeouts,
+      maxBodyBytes: this.maxMetricsBytes,
+      // Every scrape is one exchange: reported for metrics, then scrubbed.
+      scrub: (outcome) => this.scrub(this.reported('metrics', outcome)),
+      logger: this.logger,
+      logContext: { op: 'metrics', podId, port },
+      signal,
+    });
   }
 
   /** Closes the connection pool the client created; an injected dispatcher belongs to its owner. */
@@ -267,13 +246,13 @@ export class RunPodClient {
         signal,
       }),
     );
-    this.report(op, outcome);
-    this.logControlPlaneOutcome(op, method, path, outcome);
+    this.reported(op, outcome);
+    logControlPlaneOutcome(this.logger, op, method, path, outcome);
     return outcome;
   }
 
-  /** A metrics hook that throws must not turn an answered call into a failed one. */
-  private report(route: string, outcome: ExchangeOutcome): void {
+  /** Tells the metrics hook; one that throws must not turn an answered call into a failed one. */
+  private reported(route: string, outcome: ExchangeOutcome): ExchangeOutcome {
     const status =
       outcome.kind === 'response'
         ? String(outcome.status)
@@ -285,6 +264,7 @@ export class RunPodClient {
     } catch {
       // ignored: see above
     }
+    return outcome;
   }
 
   /** Nothing read back from the network may carry the key further. */
@@ -292,25 +272,6 @@ export class RunPodClient {
     return outcome.kind === 'failed'
       ? { kind: 'failed', reason: redactSecret(outcome.reason, this.apiKey) }
       : { ...outcome, body: redactSecret(outcome.body, this.apiKey) };
-  }
-
-  private logControlPlaneOutcome(
-    op: string,
-    method: HttpMethod,
-    path: string,
-    outcome: ExchangeOutcome,
-  ): void {
-    if (outcome.kind === 'failed') {
-      this.logger.warn({ op, method, path, reason: outcome.reason }, 'runpod call failed');
-      return;
-    }
-    if (outcome.status >= 200 && outcome.status < 300) {
-      this.logger.debug({ op, method, path, httpStatus: outcome.status }, 'runpod call answered');
-      return;
-    }
-    const parsed = parseJson(outcome.body);
-    const detail = parsed.ok ? problemText(parsed.value) : null;
-    this.logger.warn({ op, method, path, httpStatus: outcome.status, detail }, 'runpod call refused');
   }
 }
 
