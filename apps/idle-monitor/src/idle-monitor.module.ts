@@ -3,7 +3,7 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
   CONFIG,
-  HealthModule,
+  WorkerHealthModule,
   IDLE_TICK_QUEUE,
   IdleStateStore,
   KeepAliveStore,
@@ -37,7 +37,11 @@ export class IdleMonitorModule {
     });
     return {
       module: IdleMonitorModule,
-      imports: [PlatformModule.forRoot(start), QueuesModule.forRoot(IDLE_TICK_QUEUE), HealthModule],
+      imports: [
+        PlatformModule.forRoot(start),
+        QueuesModule.forRoot(IDLE_TICK_QUEUE),
+        WorkerHealthModule.forRoot({ app: 'idle-monitor', ticks: true }),
+      ],
       providers: [
         {
           provide: IdleTickService,

@@ -15,6 +15,7 @@ import { KeepAliveStore } from '../idle/keep-alive-store';
 import { StopService } from '../stop/stop-service';
 import { PodEventPublisher } from '../events/pod-event-publisher';
 import { PodEventReader } from '../events/pod-event-reader';
+import { PodwardenMetrics } from '../metrics/podwarden-metrics';
 import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
 import type { AppStart } from './start-app';
 
@@ -52,10 +53,12 @@ export class PlatformModule {
         useFactory: (config: PodwardenConfig) => new RedisKeys(config.redis.prefix),
         inject: [CONFIG],
       },
+      PodwardenMetrics,
       {
         provide: RUNPOD_CLIENT,
-        useFactory: (config: PodwardenConfig, logger: AppLogger) => createRunPodClient(config, logger),
-        inject: [CONFIG, LOGGER],
+        useFactory: (config: PodwardenConfig, logger: AppLogger, metrics: PodwardenMetrics) =>
+          createRunPodClient(config, logger, metrics.observeRunPod),
+        inject: [CONFIG, LOGGER, PodwardenMetrics],
       },
       {
         provide: ActionLog,
@@ -124,6 +127,7 @@ export class PlatformModule {
         REDIS,
         REDIS_KEYS,
         RUNPOD_CLIENT,
+        PodwardenMetrics,
         ActionLog,
         WakeHistory,
         WakeProgressStore,

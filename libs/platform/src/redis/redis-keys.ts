@@ -39,4 +39,8 @@ export class RedisKeys {
   events(podName: string): string {
     return this.pod('events', podName);
   }
+  /** When the newest idle tick completed, on any replica (worker readiness). */
+  idleLastTick(): string {
+    return `${this.prefix}:idle-last-tick`;
+  }
 }
