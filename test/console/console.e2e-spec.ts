@@ -136,7 +136,7 @@ async function expectText(
   timeoutMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let seen: string | null = null;
+  let seen: string | null;
   for (;;) {
     seen = await locator.textContent({ timeout: timeoutMs }).catch(() => null);
     if (seen !== null && (typeof text === 'string' ? seen.includes(text) : text.test(seen))) return;
