@@ -1,6 +1,8 @@
 import { ValidationPipe, type INestApplication } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import type { AppLogger } from '@podwarden/platform';
+import { loadConsoleAssets } from './console/console-assets';
+import { consoleMiddleware } from './console/console.middleware';
 import { setupSwagger } from './docs/setup-swagger';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { validationProblem } from './http/validation-problem';
@@ -26,6 +28,7 @@ export function configureGateway(app: INestApplication, config: PodwardenConfig,
     }),
   );
   app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
+  app.use(consoleMiddleware(loadConsoleAssets()));
   setupSwagger(app);
   warnAboutTheGate(config, logger);
 }

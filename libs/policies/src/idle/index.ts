@@ -5,3 +5,4 @@ export * from './idle-phase';
 export * from './baseline-book';
 export * from './keep-alive';
 export * from './seen-up';
+export * from './idle-events';
