@@ -44,7 +44,7 @@ import { observationFromOutcome } from './pod-observation-json';
 import { problemText } from './problem-details';
 import { parsePrometheusText } from './prometheus-text';
 import { buildProxyUrl, metricsUrl } from './proxy-url';
-import { redactSecret } from './secret-redaction';
+import { redactSecret, redactSecretInBody } from './secret-redaction';
 import { activityFromSamples } from './vllm-activity';
 
 /** Cloudflare in front of the pod proxy refuses default client User-Agents. */
@@ -271,7 +271,7 @@ export class RunPodClient {
   private scrub(outcome: ExchangeOutcome): ExchangeOutcome {
     return outcome.kind === 'failed'
       ? { kind: 'failed', reason: redactSecret(outcome.reason, this.apiKey) }
-      : { ...outcome, body: redactSecret(outcome.body, this.apiKey) };
+      : { ...outcome, body: redactSecretInBody(outcome.body, this.apiKey) };
   }
 
   private logControlPlaneOutcome(
