@@ -22,7 +22,6 @@ import {
  * read an unidentifiable list as "no pod", and must not let `__proto__` or
  * `constructor` keys reach any object's prototype.
  */
-const LIST_STATUSES = ['RUNNING', 'EXITED', 'PROVISIONING', 'STARTING', 'ERROR', 'TERMINATED'];
 const POD_STATUSES = ['Provisioning', 'Starting', 'Running', 'Exited', 'Error', 'Terminated', 'Unknown'];
 const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 
@@ -58,7 +57,10 @@ const hostileJson = fc.letrec<{ value: unknown }>((tie) => ({
 /** A 2xx or error status with a body that is hostile JSON, hostile JSON text cut short, or not JSON at all. */
 const hostileOutcome: fc.Arbitrary<ExchangeOutcome> = fc.record({
   kind: fc.constant('response' as const),
-  status: fc.oneof(fc.constantFrom(200, 201, 204, 400, 404, 409, 429, 500), fc.integer({ min: 100, max: 599 })),
+  status: fc.oneof(
+    fc.constantFrom(200, 201, 204, 400, 404, 409, 429, 500),
+    fc.integer({ min: 100, max: 599 }),
+  ),
   headers: fc.constantFrom(JSON_HEADERS, PROBLEM_HEADERS, {}, { 'content-type': 'text/html' }),
   body: fc.oneof(
     hostileJson.map((v) => JSON.stringify(v) ?? ''),
@@ -119,9 +121,9 @@ describe('RunPod answers with hostile shapes (shaping)', () => {
         const result = createResultFromOutcome(outcome, Date.parse('2026-12-01T00:00:00Z'));
         const status = outcome.kind === 'response' ? outcome.status : 0;
         if (status < 200 || status >= 300) expect(result.podId).toBeNull();
-        expect(result.detail === null || (typeof result.detail === 'string' && result.detail.length <= 300)).toBe(
-          true,
-        );
+        expect(
+          result.detail === null || (typeof result.detail === 'string' && result.detail.length <= 300),
+        ).toBe(true);
         const retry = result.retryAfterSeconds;
         expect(retry === null || (Number.isFinite(retry) && retry >= 0)).toBe(true);
       }),
@@ -147,7 +149,12 @@ describe('RunPod answers with hostile shapes (shaping)', () => {
   it('a status named like an Object.prototype member reads as Unknown, not as a function', () => {
     for (const status of HOSTILE_KEYS) {
       const body = JSON.stringify({ id: 'p1', status, runtime: { uptime: 5 } });
-      const seen = observationFromOutcome('p1', { kind: 'response', status: 200, headers: JSON_HEADERS, body });
+      const seen = observationFromOutcome('p1', {
+        kind: 'response',
+        status: 200,
+        headers: JSON_HEADERS,
+        body,
+      });
       expect(seen).toEqual({ kind: 'found', podId: 'p1', status: 'Unknown', gpuCount: 0 });
     }
   });
@@ -194,7 +201,10 @@ describe('RunPod answers with hostile shapes (through the client)', () => {
 
   it('a body past the client cap is a failed read, not a parse of its first bytes', async () => {
     list(`[${'{"id":"p"},'.repeat(900_000)}{"id":"last"}]`);
-    expect(await mock.client.listPods()).toEqual({ kind: 'unreadable', reason: expect.stringMatching(/body over/) });
+    expect(await mock.client.listPods()).toEqual({
+      kind: 'unreadable',
+      reason: expect.stringMatching(/body over/),
+    });
   });
 
   it('truncated JSON and wrong types are unreadable lists and Unknown observations', async () => {
