@@ -1,6 +1,7 @@
 import { OpenApiAnswers, type OpenApiDocument } from '@podwarden/testing';
 import { AppProcess, eventually, type AppName } from './app-process';
 import { freePort } from './free-port';
+import { SseClient } from './sse-client';
 import { deletePrefix } from './redis-cleanup';
 import { recordExchange } from './exchange-log';
 import { REDIS_URL, TEST_API_KEY, TEST_OPERATOR_TOKEN, TEST_WAKE_TOKEN, uniquePrefix } from './test-env';
@@ -170,6 +171,17 @@ export class Stack {
     const seen = await answer<T>(response, `${method} ${path}`);
     await this.checkAgainstDocument(method, path, seen);
     return seen;
+  }
+
+  /** Opens GET …/events on this gateway (or another replica's `baseUrl`); its opening answer is checked like api()'s. */
+  async eventStream(
+    path: string,
+    lastEventId: string | null = null,
+    baseUrl = this.gatewayUrl,
+  ): Promise<SseClient> {
+    const client = await SseClient.open(`${baseUrl}${path}`, lastEventId);
+    await this.checkAgainstDocument('GET', path, { ...client.opening, body: null, text: '' });
+    return client;
   }
 
   /** Fails the calling test when a gateway answer does not match the gateway's own /docs-json. */

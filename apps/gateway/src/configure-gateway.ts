@@ -1,6 +1,8 @@
 import { ValidationPipe, type INestApplication } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import type { AppLogger } from '@podwarden/platform';
+import { loadConsoleAssets } from './console/console-assets';
+import { consoleMiddleware } from './console/console.middleware';
 import { setupSwagger } from './docs/setup-swagger';
 import { JsonBodyPipe } from './http/json-body.pipe';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
@@ -28,6 +30,7 @@ export function configureGateway(app: INestApplication, config: PodwardenConfig,
     }),
   );
   app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
+  app.use(consoleMiddleware(loadConsoleAssets()));
   setupSwagger(app);
   warnAboutTheGate(config, logger);
 }

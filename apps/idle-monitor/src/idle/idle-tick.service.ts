@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   advanceIdle,
   aggregateSignals,
+  idleEventsOf,
   idleSettings,
   isPodConfigured,
   nextBaselines,
@@ -23,6 +24,7 @@ import {
   type HeldIdleLock,
   type IdleRecord,
   type IdleStateStore,
+  type PodEventSink,
   type StopService,
 } from '@podwarden/platform';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
@@ -40,6 +42,8 @@ export interface IdleTickDependencies {
   readonly keepAlives: KeepAliveReader;
   readonly logger: AppLogger;
   readonly now: () => number;
+  /** Phase edges and idle-streak changes, for the gateway's event stream. */
+  readonly events?: PodEventSink;
 }
 
 export type PodTickOutcome =
@@ -144,6 +148,7 @@ export class IdleTickService {
     };
     if (!(await lock.save(next))) return this.lockLost(pod, tick);
     const { stopAccepted } = after;
+    await this.announce(pod, record.state, next.state, advance.stop);
     logTick(logger, {
       pod,
       tickId: tick.tickId,
@@ -202,6 +207,21 @@ export class IdleTickService {
       baselines,
       now,
     });
+  }
+
+  /** Publishing never throws (the publisher logs), so the tick's outcome stands whatever Redis says. */
+  private async announce(
+    pod: PodConfig,
+    before: IdleState,
+    after: IdleState,
+    stop: StopReason | null,
+  ): Promise<void> {
+    const { events, config } = this.deps;
+    if (events === undefined) return;
+    const required = settingsOf(config, pod).requiredIdleStreak;
+    for (const event of idleEventsOf(before, after, required, stop)) {
+      await events.publish(pod.name, event.type, event.data);
+    }
   }
 
   private lockLost(pod: PodConfig, tick: TickContext): PodTickOutcome {

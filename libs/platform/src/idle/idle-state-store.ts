@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import { INITIAL_IDLE_STATE, type BaselineBook, type IdleState } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
+import { RELEASE_IF_HOLDER, RENEW_IF_HOLDER } from '../redis/holder-scripts';
 
 /** Everything the idle monitor remembers about one configured pod, in Redis so no replica or restart forgets it. */
 export interface IdleRecord {
@@ -35,14 +36,6 @@ export interface HeldIdleLock {
 }
 
 const LOCK_POLL_MS = 50;
-
-const RENEW = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
-
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
 
 const SAVE_IF_HOLDER = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[2], ARGV[2]) return 1 end
@@ -102,7 +95,7 @@ export class IdleStateStore {
     };
     const renew = setInterval(
       () => {
-        this.redis.eval(RENEW, 1, key, token, leaseMs).then(
+        this.redis.eval(RENEW_IF_HOLDER, 1, key, token, leaseMs).then(
           (renewed) => {
             if (renewed === 0) held.lost = true;
           },
@@ -116,7 +109,7 @@ export class IdleStateStore {
       return { ran: true, value: await work(held) };
     } finally {
       clearInterval(renew);
-      await this.redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+      await this.redis.eval(RELEASE_IF_HOLDER, 1, key, token).catch(() => undefined);
     }
   }
 
