@@ -155,7 +155,7 @@ describe('RunPod answers with hostile shapes (shaping)', () => {
         headers: JSON_HEADERS,
         body,
       });
-      expect(seen).toEqual({ kind: 'found', podId: 'p1', status: 'Unknown', gpuCount: 0 });
+      expect(seen).toMatchObject({ kind: 'found', podId: 'p1', status: 'Unknown', gpuCount: 0 });
     }
   });
 });
@@ -217,7 +217,7 @@ describe('RunPod answers with hostile shapes (through the client)', () => {
     expect((await mock.client.listPods()).kind).toBe('unreadable');
     expect((await mock.client.listPods()).kind).toBe('unreadable');
     expect((await mock.client.listPods()).kind).toBe('unreadable');
-    expect(await mock.client.observePod('p1')).toEqual({
+    expect(await mock.client.observePod('p1')).toMatchObject({
       kind: 'found',
       podId: 'p1',
       status: 'Unknown',
