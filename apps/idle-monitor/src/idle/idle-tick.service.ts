@@ -16,7 +16,7 @@ import {
   type StopReason,
   type VolumeSignal,
 } from '@podwarden/policies';
-import { lookupVolume } from '@podwarden/policies';
+import { lookupVolume, seenUpPods } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import {
   mapBounded,
@@ -55,6 +55,8 @@ const UNCONFIGURED: PodTickOutcome = { kind: 'skipped', why: 'unconfigured' };
 /** What one tick read of a pod's volume. */
 interface TickObservation {
   readonly perPod: PodSignalOf[];
+  /** The pods seen up this tick (or last seen up, when the list failed): the cap's targets. */
+  readonly seenUp: readonly string[];
   readonly podsOnVolume: readonly string[];
   readonly aggregate: VolumeSignal;
   readonly baselines: BaselineBook;
@@ -145,6 +147,8 @@ export class IdleTickService {
       updatedAt: now,
       lastTickId: tick.tickId,
       lastTickScheduledAt: tick.scheduledAt ?? record.lastTickScheduledAt ?? null,
+      // An accepted stop is the Down edge: nothing is up any more as far as the cap is concerned.
+      seenUp: after.stopAccepted === true ? [] : seen.seenUp,
     };
     if (!(await lock.save(next))) return this.lockLost(pod, tick);
     const { stopAccepted } = after;
@@ -176,6 +180,7 @@ export class IdleTickService {
     const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));
     return {
       perPod,
+      seenUp: seenUpPods(lookup, perPod, listedOf(list), record.seenUp ?? []),
       podsOnVolume,
       aggregate: aggregateSignals(lookup, perPod),
       // An unreadable list says nothing about which pods are on the volume: keep what we had.
@@ -194,12 +199,13 @@ export class IdleTickService {
     listed: readonly ListedPod[],
     now: number,
   ): Promise<IdleStopResult> {
-    const { perPod, podsOnVolume, baselines } = seen;
+    const { perPod, podsOnVolume, baselines, seenUp } = seen;
     const deps = { stops: this.deps.stops, logger: this.deps.logger, dryRun: this.deps.config.idleDryRun };
     return applyIdleStop(deps, {
       pod,
       reason,
       perPod,
+      seenUp,
       signal: seen.aggregate.signal,
       listed,
       podsOnVolume,

@@ -154,6 +154,7 @@ export class StopService {
         ...current,
         state: INITIAL_IDLE_STATE,
         baselines: {},
+        seenUp: [],
         updatedAt: this.now().getTime(),
       });
     });
