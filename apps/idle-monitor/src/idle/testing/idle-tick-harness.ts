@@ -11,6 +11,7 @@ import {
 } from '@podwarden/platform';
 import {
   FakeRunPod,
+  RecordedEvents,
   TEST_REDIS_URL,
   captureLogs,
   connectTestRedis,
@@ -65,6 +66,8 @@ export class IdleTickHarness {
   readonly stops: StopService;
   readonly keepAlives: KeepAliveStore;
   readonly tick: IdleTickService;
+  /** What the ticks announced on the event stream. */
+  readonly events = new RecordedEvents();
   now = T0;
   private tickCount = 0;
   private readonly replicaConnections: Redis[] = [];
@@ -82,6 +85,8 @@ export class IdleTickHarness {
       this.actions,
       this.store,
       this.logs.logger,
+      undefined,
+      this.events,
     );
     this.tick = this.newTick(this.store, this.stops);
   }
@@ -184,6 +189,7 @@ export class IdleTickHarness {
       stops,
       keepAlives: this.options.keepAliveReader ?? this.keepAlives,
       logger: this.logs.logger,
+      events: this.events,
       now: () => this.now,
     });
   }
