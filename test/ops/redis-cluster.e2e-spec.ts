@@ -6,12 +6,16 @@ import { RedisClusterUnderTest } from './support/redis-topologies';
  * processes; every app on REDIS_CLUSTER_NODES, so the prefix is hash-tagged
  * and each failover moves the one slot every podwarden key and queue lives in.
  */
-describeFailovers('podwarden on a Redis Cluster', async () => {
-  const cluster = await RedisClusterUnderTest.start();
-  return {
-    env: { REDIS_CLUSTER_NODES: cluster.seeds },
-    failover: (prefix) => cluster.failoverSlotOf(`{${prefix}}`),
-    keysOf: (prefix) => cluster.keysOf(`*${prefix}*`, `{${prefix}}`),
-    stop: () => cluster.stop(),
-  };
-});
+describeFailovers(
+  'podwarden on a Redis Cluster',
+  async () => {
+    const cluster = await RedisClusterUnderTest.start();
+    return {
+      env: { REDIS_CLUSTER_NODES: cluster.seeds },
+      failover: (prefix) => cluster.failoverSlotOf(`{${prefix}}`),
+      keysOf: (prefix) => cluster.keysOf(`*${prefix}*`, `{${prefix}}`),
+      stop: () => cluster.stop(),
+    };
+  },
+  { cluster: true },
+);

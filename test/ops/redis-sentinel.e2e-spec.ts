@@ -6,11 +6,15 @@ import { RedisSentinelGroupUnderTest } from './support/redis-topologies';
  * processes; every app finds the primary through REDIS_SENTINELS and
  * REDIS_SENTINEL_NAME, and follows it through SENTINEL FAILOVER.
  */
-describeFailovers('podwarden on Redis Sentinel', async () => {
-  const group = await RedisSentinelGroupUnderTest.start();
-  return {
-    env: { REDIS_SENTINELS: group.sentinelAddresses, REDIS_SENTINEL_NAME: group.name },
-    failover: () => group.failover(),
-    stop: () => group.stop(),
-  };
-});
+describeFailovers(
+  'podwarden on Redis Sentinel',
+  async () => {
+    const group = await RedisSentinelGroupUnderTest.start();
+    return {
+      env: { REDIS_SENTINELS: group.sentinelAddresses, REDIS_SENTINEL_NAME: group.name },
+      failover: () => group.failover(),
+      stop: () => group.stop(),
+    };
+  },
+  { cluster: false },
+);

@@ -150,7 +150,7 @@ export class RedisSentinelGroupUnderTest {
           await RedisServer.sentinel([
             `sentinel monitor ${name} 127.0.0.1 ${primary.port} 2`,
             `sentinel down-after-milliseconds ${name} 1000`,
-            `sentinel failover-timeout ${name} 10000`,
+            `sentinel failover-timeout ${name} 3000`,
             `sentinel parallel-syncs ${name} 1`,
           ]),
         );
@@ -189,22 +189,30 @@ export class RedisSentinelGroupUnderTest {
     const next = this.servers.find((s) => s !== before);
     if (next === undefined) throw new Error('no replica to promote');
     await this.untilInSync(before, next);
-    await this.sentinels[0].command('SENTINEL', 'FAILOVER', this.name);
+    // A sentinel refuses a new failover of the same primary for a while after the last one
+    // (twice failover-timeout): ask again until the switch is seen.
+    const switched = async (): Promise<true | undefined> => {
+      for (const sentinel of this.sentinels) {
+        const [, port] = (await sentinel.command('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', this.name)) as [
+          string,
+          string,
+        ];
+        if (Number(port) !== next.port) return undefined;
+      }
+      const role = (await next.command('ROLE')) as [string];
+      return role[0] === 'master' ? true : undefined;
+    };
     await eventually(
       async () => {
-        for (const sentinel of this.sentinels) {
-          const [, port] = (await sentinel.command('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', this.name)) as [
-            string,
-            string,
-          ];
-          if (Number(port) !== next.port) return undefined;
+        // Only while the old primary is still the one named: never fail back over.
+        if ((await this.primary()) === before) {
+          await this.sentinels[0].command('SENTINEL', 'FAILOVER', this.name).catch(() => undefined);
         }
-        const role = (await next.command('ROLE')) as [string];
-        return role[0] === 'master' ? true : undefined;
+        return eventually(switched, 5000, 'the switch', 200).catch(() => undefined);
       },
       TOPOLOGY_DEADLINE_MS,
       `the failover to ${next.port}`,
-      200,
+      0,
     );
     await this.untilInSync(next, before);
     return next;

@@ -19,7 +19,10 @@ export const REDIS_CONNECTION_OPTIONS = {
   retryStrategy: reconnectDelay,
 } as const satisfies RedisOptions;
 
-/** Which Redis to reach: the topology (how) and, for logs and old callers, the URL. */
+/**
+ * Which Redis to reach: pass `config.redis`, never the URL alone (the URL's
+ * host means nothing on Sentinel or Cluster).
+ */
 export type RedisTarget = Pick<PodwardenConfig['redis'], 'url' | 'topology'>;
 
 export type RedisPurpose = 'worker' | 'request';
@@ -32,9 +35,8 @@ export type RedisPurpose = 'worker' | 'request';
  * client is returned as `Redis`: our stores use only commands both share,
  * each on keys of one hash tag (see keyPrefixFor).
  */
-export function createRedis(target: string | RedisTarget, purpose: RedisPurpose): Redis {
-  const topology: RedisTopology =
-    typeof target === 'string' ? { kind: 'standalone', url: target } : target.topology;
+export function createRedis(target: RedisTarget, purpose: RedisPurpose): Redis {
+  const topology = target.topology;
   const maxRetriesPerRequest = purpose === 'worker' ? null : 2;
   const redis =
     topology.kind === 'cluster'
