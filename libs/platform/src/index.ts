@@ -39,3 +39,7 @@ export * from './metrics/worker-metrics';
 export * from './health/worker-state';
 export * from './health/worker-health.controller';
 export * from './health/worker-health.module';
+export * from './events/pod-event';
+export * from './events/pod-event-publisher';
+export * from './events/pod-event-reader';
+export * from './events/pod-event-tail';

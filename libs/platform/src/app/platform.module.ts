@@ -13,6 +13,8 @@ import { WakeGate } from '../wake/wake-gate';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
 import { StopService } from '../stop/stop-service';
+import { PodEventPublisher } from '../events/pod-event-publisher';
+import { PodEventReader } from '../events/pod-event-reader';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
 import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
 import type { AppStart } from './start-app';
@@ -92,6 +94,17 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: PodEventPublisher,
+        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
+          new PodEventPublisher(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
+        inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
+      },
+      {
+        provide: PodEventReader,
+        useFactory: (redis: Redis, keys: RedisKeys) => new PodEventReader(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: StopService,
         useFactory: (
           config: PodwardenConfig,
@@ -99,8 +112,9 @@ export class PlatformModule {
           actions: ActionLog,
           idle: IdleStateStore,
           logger: AppLogger,
-        ) => new StopService(config, client, actions, idle, logger),
-        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER],
+          events: PodEventPublisher,
+        ) => new StopService(config, client, actions, idle, logger, undefined, events),
+        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher],
       },
       PlatformLifecycle,
     ];
@@ -121,6 +135,8 @@ export class PlatformModule {
         IdleStateStore,
         KeepAliveStore,
         StopService,
+        PodEventPublisher,
+        PodEventReader,
       ],
     };
   }
