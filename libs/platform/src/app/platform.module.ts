@@ -96,8 +96,9 @@ export class PlatformModule {
           actions: ActionLog,
           idle: IdleStateStore,
           logger: AppLogger,
-        ) => new StopService(config, client, actions, idle, logger),
-        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER],
+          gate: WakeGate,
+        ) => new StopService(config, client, actions, idle, logger, () => new Date(), gate),
+        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, WakeGate],
       },
       PlatformLifecycle,
     ];
