@@ -52,8 +52,14 @@ describe('the OpenAPI document, end to end', () => {
       (await stack.api('DELETE', '/api/pods/qwen/keepalive', { token: 'operator' })).status,
       (await stack.api('DELETE', '/api/pods/qwen/keepalive', { token: 'nope' })).status,
       (await stack.api('DELETE', '/api/pods/nobody/keepalive', { token: 'operator' })).status,
+      (await stack.api('GET', '/api/pods/nobody/events')).status,
     ];
-    expect(statuses).toEqual([200, 200, 200, 200, 404, 200, 400, 404, 200, 400, 401, 404, 200, 401, 404]);
+    expect(statuses).toEqual([
+      200, 200, 200, 200, 404, 200, 400, 404, 200, 400, 401, 404, 200, 401, 404, 404,
+    ]);
+    const events = await stack.eventStream('/api/pods/qwen/events');
+    await events.close();
+    expect(events.opening.status).toBe(200);
   });
 
   it('start and stop answer as documented, errors included', async () => {
@@ -106,8 +112,9 @@ describe('the OpenAPI document, end to end', () => {
         .status,
       (await redisGone.api('DELETE', '/api/pods/qwen/keepalive', { token: 'operator' })).status,
       (await redisGone.api('POST', '/api/pods/qwen/start', { token: 'operator' })).status,
+      (await redisGone.api('GET', '/api/pods/qwen/events')).status,
     ];
-    expect(statuses).toEqual([503, 503, 503, 503, 503]);
+    expect(statuses).toEqual([503, 503, 503, 503, 503, 503]);
   });
 
   it('covers every documented route and status that can be reached from outside', () => {

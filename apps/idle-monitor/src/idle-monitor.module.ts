@@ -3,12 +3,13 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
   CONFIG,
-  HealthModule,
+  WorkerHealthModule,
   IDLE_TICK_QUEUE,
   IdleStateStore,
   KeepAliveStore,
   LOGGER,
   PlatformModule,
+  PodEventPublisher,
   QueuesModule,
   RUNPOD_CLIENT,
   StopService,
@@ -36,7 +37,11 @@ export class IdleMonitorModule {
     });
     return {
       module: IdleMonitorModule,
-      imports: [PlatformModule.forRoot(start), QueuesModule.forRoot(IDLE_TICK_QUEUE), HealthModule],
+      imports: [
+        PlatformModule.forRoot(start),
+        QueuesModule.forRoot(IDLE_TICK_QUEUE),
+        WorkerHealthModule.forRoot({ app: 'idle-monitor', ticks: true }),
+      ],
       providers: [
         {
           provide: IdleTickService,
@@ -47,9 +52,27 @@ export class IdleMonitorModule {
             stops: StopService,
             keepAlives: KeepAliveStore,
             logger: AppLogger,
+            events: PodEventPublisher,
           ) =>
-            new IdleTickService({ config, client, store, stops, keepAlives, logger, now: () => Date.now() }),
-          inject: [CONFIG, RUNPOD_CLIENT, IdleStateStore, StopService, KeepAliveStore, LOGGER],
+            new IdleTickService({
+              config,
+              client,
+              store,
+              stops,
+              keepAlives,
+              logger,
+              events,
+              now: () => Date.now(),
+            }),
+          inject: [
+            CONFIG,
+            RUNPOD_CLIENT,
+            IdleStateStore,
+            StopService,
+            KeepAliveStore,
+            LOGGER,
+            PodEventPublisher,
+          ],
         },
         IdleTickProcessor,
         IdleTickSchedulerService,

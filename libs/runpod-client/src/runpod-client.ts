@@ -33,6 +33,7 @@ import {
   resolveTimeouts,
   type ExchangeTimeouts,
   type RunPodClientOptions,
+  type RunPodExchange,
   type RunPodLogger,
 } from './client-options';
 import { createPodBody, createResultFromOutcome, type CreatePodRequest } from './create-pod-json';
@@ -41,7 +42,7 @@ import { actionResultFromOutcome, type PodActionResult } from './pod-action-resu
 import { podListFromOutcome, type PodList } from './pod-list-json';
 import { observationFromOutcome } from './pod-observation-json';
 import { buildProxyUrl, metricsUrl } from './proxy-url';
-import { redactSecret } from './secret-redaction';
+import { redactSecret, redactSecretInBody } from './secret-redaction';
 import { logControlPlaneOutcome } from './control-plane-log';
 import { scrapeVllmActivity } from './vllm-metrics-scrape';
 
@@ -63,6 +64,7 @@ export class RunPodClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownedAgent: Agent | null;
   private readonly now: () => number;
+  private readonly onExchange: (exchange: RunPodExchange) => void;
 
   constructor(options: RunPodClientOptions) {
     const key = options.apiKey?.trim() ?? '';
@@ -75,6 +77,7 @@ export class RunPodClient {
     this.maxMetricsBytes = positiveOr(options.maxMetricsBytes, DEFAULT_MAX_METRICS_BYTES);
     this.logger = options.logger ?? SILENT_LOGGER;
     this.now = options.now ?? Date.now;
+    this.onExchange = options.onExchange ?? (() => undefined);
     if (options.dispatcher !== undefined) {
       this.dispatcher = options.dispatcher;
       this.ownedAgent = null;
@@ -192,7 +195,8 @@ export class RunPodClient {
       url: metricsUrl(this.proxyUrl(podId, port)),
       timeouts: this.metricsTimeouts,
       maxBodyBytes: this.maxMetricsBytes,
-      scrub: (outcome) => this.scrub(outcome),
+      // Every scrape is one exchange: reported for metrics, then scrubbed.
+      scrub: (outcome) => this.scrub(this.reported('metrics', outcome)),
       logger: this.logger,
       logContext: { op: 'metrics', podId, port },
       signal,
@@ -242,7 +246,24 @@ export class RunPodClient {
         signal,
       }),
     );
+    this.reported(op, outcome);
     logControlPlaneOutcome(this.logger, op, method, path, outcome);
+    return outcome;
+  }
+
+  /** Tells the metrics hook; one that throws must not turn an answered call into a failed one. */
+  private reported(route: string, outcome: ExchangeOutcome): ExchangeOutcome {
+    const status =
+      outcome.kind === 'response'
+        ? String(outcome.status)
+        : outcome.reason === 'timeout'
+          ? 'timeout'
+          : 'error';
+    try {
+      this.onExchange({ route, status });
+    } catch {
+      // ignored: see above
+    }
     return outcome;
   }
 
@@ -250,7 +271,7 @@ export class RunPodClient {
   private scrub(outcome: ExchangeOutcome): ExchangeOutcome {
     return outcome.kind === 'failed'
       ? { kind: 'failed', reason: redactSecret(outcome.reason, this.apiKey) }
-      : { ...outcome, body: redactSecret(outcome.body, this.apiKey) };
+      : { ...outcome, body: redactSecretInBody(outcome.body, this.apiKey) };
   }
 }
 

@@ -5,6 +5,7 @@ import {
   CONFIG,
   KeepAliveStore,
   LOGGER,
+  PodEventPublisher,
   errorMessage,
   withinTimeout,
   type AppLogger,
@@ -26,6 +27,7 @@ export class KeepAliveService {
     @Inject(LOGGER) private readonly logger: AppLogger,
     private readonly store: KeepAliveStore,
     private readonly actions: ActionLog,
+    private readonly events: PodEventPublisher,
   ) {}
 
   async keepAlive(
@@ -44,6 +46,7 @@ export class KeepAliveService {
       `keep-alive for ${pod.name} until ${keepAliveUntil}`,
     );
     await this.record(pod, now, `set until ${keepAliveUntil} (${minutes} min) by ${requester}`);
+    await this.events.publish(pod.name, 'keepalive', { keepAliveUntil, minutes, requestedBy: requester });
     return { name: pod.name, keepAliveUntil };
   }
 
@@ -51,6 +54,11 @@ export class KeepAliveService {
     await this.write(pod, 'clear', () => this.store.clear(pod.name));
     this.logger.info({ pod: pod.name, requestedBy: requester }, `keep-alive for ${pod.name} cleared`);
     await this.record(pod, now, `cleared by ${requester}`);
+    await this.events.publish(pod.name, 'keepalive', {
+      keepAliveUntil: null,
+      minutes: 0,
+      requestedBy: requester,
+    });
     return { name: pod.name, keepAliveUntil: null };
   }
 

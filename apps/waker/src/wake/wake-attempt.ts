@@ -4,6 +4,7 @@ import {
   FenceLostError,
   wakeReportOf,
   type WakeCompletion,
+  type PodEventSink,
   type WakeGate,
   type WakeHistory,
   type WakeJobResult,
@@ -20,6 +21,8 @@ export interface WakeAttemptDependencies extends WakeDependencies {
   readonly gate: Pick<WakeGate, 'publishResult'>;
   readonly history: Pick<WakeHistory, 'requested' | 'completed'>;
   readonly progress: Pick<WakeProgressStore, 'set' | 'clear'>;
+  /** Wake requested, progress and outcome, for the gateway's event stream. */
+  readonly events?: PodEventSink;
 }
 
 /**
@@ -34,6 +37,10 @@ export class WakeAttempt {
     const { pod, attemptId, requestedBy } = request;
     const requestedAt = this.deps.now().toISOString();
     await this.deps.history.requested({ podName: pod.name, attemptId, requestedAt, requestedBy });
+    await this.deps.events?.publish(pod.name, 'wake-requested', {
+      attemptId,
+      requestedBy: requestedBy ?? null,
+    });
     let result: WakeResult;
     try {
       result = await new WakeRun(this.deps, pod, this.reporterFor(request), signal, fence).run();
@@ -116,6 +123,15 @@ export class WakeAttempt {
       joined: false,
     };
     await this.deps.gate.publishResult(jobResult).catch(() => undefined);
+    await this.deps.events?.publish(pod.name, 'wake-completed', {
+      attemptId,
+      ...verdict,
+      reason: result.message,
+      podId: result.podId,
+      gpuId: result.gpuId,
+      pricePerHour: result.pricePerHour,
+      proxyUrl: jobResult.proxyUrl,
+    });
     await this.deps.progress.clear(pod.name, attemptId).catch(() => undefined);
     return jobResult;
   }
@@ -124,6 +140,7 @@ export class WakeAttempt {
   private reporterFor({ pod, attemptId }: WakeRequest): WakeProgressReporter {
     return {
       report: async (phase: WakePhase, message: string): Promise<void> => {
+        await this.deps.events?.publish(pod.name, 'wake-progress', { attemptId, phase, message });
         try {
           await this.deps.progress.set(pod.name, {
             attemptId,

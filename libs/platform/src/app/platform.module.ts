@@ -13,6 +13,9 @@ import { WakeGate } from '../wake/wake-gate';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
 import { StopService } from '../stop/stop-service';
+import { PodEventPublisher } from '../events/pod-event-publisher';
+import { PodEventReader } from '../events/pod-event-reader';
+import { PodwardenMetrics } from '../metrics/podwarden-metrics';
 import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
 import type { AppStart } from './start-app';
 
@@ -50,10 +53,12 @@ export class PlatformModule {
         useFactory: (config: PodwardenConfig) => new RedisKeys(config.redis.prefix),
         inject: [CONFIG],
       },
+      PodwardenMetrics,
       {
         provide: RUNPOD_CLIENT,
-        useFactory: (config: PodwardenConfig, logger: AppLogger) => createRunPodClient(config, logger),
-        inject: [CONFIG, LOGGER],
+        useFactory: (config: PodwardenConfig, logger: AppLogger, metrics: PodwardenMetrics) =>
+          createRunPodClient(config, logger, metrics.observeRunPod),
+        inject: [CONFIG, LOGGER, PodwardenMetrics],
       },
       {
         provide: ActionLog,
@@ -89,6 +94,17 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: PodEventPublisher,
+        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
+          new PodEventPublisher(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
+        inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
+      },
+      {
+        provide: PodEventReader,
+        useFactory: (redis: Redis, keys: RedisKeys) => new PodEventReader(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: StopService,
         useFactory: (
           config: PodwardenConfig,
@@ -96,9 +112,10 @@ export class PlatformModule {
           actions: ActionLog,
           idle: IdleStateStore,
           logger: AppLogger,
+          events: PodEventPublisher,
           gate: WakeGate,
-        ) => new StopService(config, client, actions, idle, logger, () => new Date(), gate),
-        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, WakeGate],
+        ) => new StopService(config, client, actions, idle, logger, undefined, events, gate),
+        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher, WakeGate],
       },
       PlatformLifecycle,
     ];
@@ -111,6 +128,7 @@ export class PlatformModule {
         REDIS,
         REDIS_KEYS,
         RUNPOD_CLIENT,
+        PodwardenMetrics,
         ActionLog,
         WakeHistory,
         WakeProgressStore,
@@ -118,6 +136,8 @@ export class PlatformModule {
         IdleStateStore,
         KeepAliveStore,
         StopService,
+        PodEventPublisher,
+        PodEventReader,
       ],
     };
   }

@@ -12,6 +12,8 @@ export interface IdleRecord {
   readonly lastTickId: string | null;
   /** When that tick was scheduled: a stalled older tick delivered late must not count again either. */
   readonly lastTickScheduledAt?: number | null;
+  /** The pods last seen up (kept through an unreadable list): the runtime cap's targets on a blind tick. */
+  readonly seenUp?: readonly string[];
 }
 
 export const EMPTY_IDLE_RECORD: IdleRecord = {
@@ -58,6 +60,7 @@ export class IdleStateStore {
         updatedAt: parsed.updatedAt ?? null,
         lastTickId: parsed.lastTickId ?? null,
         lastTickScheduledAt: parsed.lastTickScheduledAt ?? null,
+        ...(parsed.seenUp === undefined ? {} : { seenUp: parsed.seenUp }),
       };
     } catch {
       return EMPTY_IDLE_RECORD;

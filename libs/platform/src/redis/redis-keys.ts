@@ -47,4 +47,12 @@ export class RedisKeys {
   keepAlive(podName: string): string {
     return this.pod('keepalive', podName);
   }
+  /** The pod's event stream (XADD by every app, XREAD by every gateway). */
+  events(podName: string): string {
+    return this.pod('events', podName);
+  }
+  /** When the newest idle tick completed, on any replica (worker readiness). */
+  idleLastTick(): string {
+    return `${this.prefix}:idle-last-tick`;
+  }
 }

@@ -88,7 +88,7 @@ describe(StopService.name, () => {
       const store = new IdleStateStore(redis, KEYS);
       const actionLog = new ActionLog(redis, KEYS, logs.logger);
       const gate = { stopWakes: jest.fn(stopWakes) };
-      const sut = new StopService(config, runpod, actionLog, store, logs.logger, () => new Date(AT), gate);
+      const sut = new StopService(config, runpod, actionLog, store, logs.logger, () => new Date(AT), undefined, gate);
       return { sut, config, gate, logs };
     }
 
@@ -164,6 +164,7 @@ describe(StopService.name, () => {
         ...READY_RECORD,
         state: INITIAL_IDLE_STATE,
         baselines: {},
+        seenUp: [],
         updatedAt: Date.parse(AT),
         lastTickScheduledAt: null,
       });

@@ -57,8 +57,8 @@ const guards: Guard[] = [
     variable: 'MAX_RUNTIME_MINUTES',
     pick: (c) => c.pods[0].maxRuntimeMinutes,
     fallback: 360,
-    complaint: 'is not a non-negative integer; using 360',
-    outOfRange: ['1.5'],
+    complaint: 'is not a non-negative decimal such as 0.5; using 360',
+    outOfRange: ['5.', '.5'],
   },
   {
     variable: 'RUNPOD_BOOT_GRACE_MINUTES',

@@ -173,6 +173,7 @@ describe('parseConfig reads each variable', () => {
     ['WAKE_MAX_RETRY_AFTER_SECONDS', '0', (c) => c.wake.maxRetryAfterSeconds, 0],
     ['WAKE_REQUEST_WAIT_SECONDS', '0', (c) => c.wake.requestWaitSeconds, 0],
     ['POD_NAME_PREFIX', 'pw-test-', (c) => c.podNamePrefix, 'pw-test-'],
+    ['MAX_RUNTIME_MINUTES', '0.2', (c) => c.pods[0].maxRuntimeMinutes, 0.2],
     ['ORPHAN_GRACE_MINUTES', '0', (c) => c.orphanGraceMinutes, 0],
     ['ORPHAN_GRACE_MINUTES', '2.5', (c) => c.orphanGraceMinutes, 2.5],
     ['DAILY_BUDGET_USD', '25.00', (c) => c.dailyBudgetUsd, 25],
