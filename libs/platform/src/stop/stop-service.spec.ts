@@ -88,7 +88,16 @@ describe(StopService.name, () => {
       const store = new IdleStateStore(redis, KEYS);
       const actionLog = new ActionLog(redis, KEYS, logs.logger);
       const gate = { stopWakes: jest.fn(stopWakes) };
-      const sut = new StopService(config, runpod, actionLog, store, logs.logger, () => new Date(AT), undefined, gate);
+      const sut = new StopService(
+        config,
+        runpod,
+        actionLog,
+        store,
+        logs.logger,
+        () => new Date(AT),
+        undefined,
+        gate,
+      );
       return { sut, config, gate, logs };
     }
 
