@@ -31,3 +31,4 @@ export * from './util/within-timeout';
 export * from './queues/job-retention';
 export * from './queues/queues.module';
 export * from './queues/configure-processor';
+export * from './proxy/proxy-activity-store';

@@ -12,6 +12,7 @@ import { WakeProgressStore } from '../wake/wake-progress';
 import { WakeGate } from '../wake/wake-gate';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
+import { ProxyActivityStore } from '../proxy/proxy-activity-store';
 import { StopService } from '../stop/stop-service';
 import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
 import type { AppStart } from './start-app';
@@ -89,6 +90,11 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: ProxyActivityStore,
+        useFactory: (redis: Redis, keys: RedisKeys) => new ProxyActivityStore(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: StopService,
         useFactory: (
           config: PodwardenConfig,
@@ -116,6 +122,7 @@ export class PlatformModule {
         WakeGate,
         IdleStateStore,
         KeepAliveStore,
+        ProxyActivityStore,
         StopService,
       ],
     };

@@ -4,3 +4,4 @@ export * from './pod-ranking';
 export * from './idle-phase';
 export * from './baseline-book';
 export * from './keep-alive';
+export * from './proxy-activity';
