@@ -32,3 +32,4 @@ export * from './queues/job-retention';
 export * from './queues/queues.module';
 export * from './queues/configure-processor';
 export * from './proxy/proxy-activity-store';
+export * from './wake/enqueue-wake';
