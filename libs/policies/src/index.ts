@@ -5,3 +5,4 @@ export * from './domain/create';
 export * from './wake';
 export * from './idle';
 export * from './config';
+export * from './proxy';
