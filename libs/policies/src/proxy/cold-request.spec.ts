@@ -1,6 +1,7 @@
 import {
   decideColdRequest,
   heldWakeVerdict,
+  isPodProxyNotServing,
   MAX_RETRY_AFTER_SECONDS,
   retryAfterSeconds,
   type ColdRequestDecision,
@@ -66,5 +67,20 @@ describe(heldWakeVerdict.name, () => {
     ],
   ])('%s', (_what, result, expected) => {
     expect(heldWakeVerdict(result)).toEqual(expected);
+  });
+});
+
+describe(isPodProxyNotServing.name, () => {
+  it.each<[number, string | null, boolean]>([
+    [404, 'text/html; charset=utf-8', true],
+    [502, 'text/html', true],
+    [503, 'TEXT/HTML', true],
+    [404, 'application/json', false],
+    [502, 'application/json', false],
+    [200, 'text/html', false],
+    [500, 'text/html', false],
+    [404, null, false],
+  ])('%d %j → %j', (status, contentType, expected) => {
+    expect(isPodProxyNotServing(status, contentType)).toBe(expected);
   });
 });

@@ -56,3 +56,14 @@ export function heldWakeVerdict(result: {
   if (result.outcome !== 'Failed') return { kind: 'keep-holding' };
   return { kind: 'fail', refused: result.failureKind === 'refused', message: result.message };
 }
+
+/**
+ * The pod proxy's own answer, not vLLM's: RunPod's edge serves an HTML 404
+ * while the pod is not running and an HTML 502 while nothing listens on the
+ * port (vLLM answers JSON, also for its own 404). The model is not serving,
+ * whatever the idle monitor last recorded: the request is cold again.
+ */
+export function isPodProxyNotServing(status: number, contentType: string | null): boolean {
+  const html = contentType !== null && contentType.toLowerCase().startsWith('text/html');
+  return html && (status === 404 || status === 502 || status === 503);
+}
