@@ -3,13 +3,14 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
   CONFIG,
-  HealthModule,
+  WorkerHealthModule,
   IDLE_TICK_QUEUE,
   IdleStateStore,
   KeepAliveStore,
   LOGGER,
   PlatformModule,
   ProxyActivityStore,
+  PodEventPublisher,
   QueuesModule,
   RUNPOD_CLIENT,
   StopService,
@@ -37,7 +38,11 @@ export class IdleMonitorModule {
     });
     return {
       module: IdleMonitorModule,
-      imports: [PlatformModule.forRoot(start), QueuesModule.forRoot(IDLE_TICK_QUEUE), HealthModule],
+      imports: [
+        PlatformModule.forRoot(start),
+        QueuesModule.forRoot(IDLE_TICK_QUEUE),
+        WorkerHealthModule.forRoot({ app: 'idle-monitor', ticks: true }),
+      ],
       providers: [
         {
           provide: IdleTickService,
@@ -49,6 +54,7 @@ export class IdleMonitorModule {
             keepAlives: KeepAliveStore,
             logger: AppLogger,
             proxyActivity: ProxyActivityStore,
+            events: PodEventPublisher,
           ) =>
             new IdleTickService({
               config,
@@ -58,6 +64,7 @@ export class IdleMonitorModule {
               keepAlives,
               logger,
               proxyActivity,
+              events,
               now: () => Date.now(),
             }),
           inject: [
@@ -68,6 +75,7 @@ export class IdleMonitorModule {
             KeepAliveStore,
             LOGGER,
             ProxyActivityStore,
+            PodEventPublisher,
           ],
         },
         IdleTickProcessor,

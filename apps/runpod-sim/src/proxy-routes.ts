@@ -149,6 +149,9 @@ export class ProxyRoutes {
         return null;
       case 'after-effect':
       case 'no-id':
+      case 'no-volume':
+      case 'other-gpu':
+      case 'late-answer':
         return null;
     }
   }

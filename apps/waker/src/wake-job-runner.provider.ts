@@ -4,6 +4,7 @@ import {
   ActionLog,
   CONFIG,
   LOGGER,
+  PodEventPublisher,
   RUNPOD_CLIENT,
   WakeGate,
   WakeHistory,
@@ -29,6 +30,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     history: WakeHistory,
     progress: WakeProgressStore,
     gate: WakeGate,
+    events: PodEventPublisher,
   ) =>
     new WakeJobRunner({
       config,
@@ -37,6 +39,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
       history,
       progress,
       gate,
+      events,
       logger,
       sleep: realSleep,
       joinSleep: realSleep,
@@ -44,5 +47,14 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
       gateLeaseMs: config.wake.jobLockMs,
       joinPollMs: JOIN_POLL_MS,
     }),
-  inject: [CONFIG, LOGGER, RUNPOD_CLIENT, ActionLog, WakeHistory, WakeProgressStore, WakeGate],
+  inject: [
+    CONFIG,
+    LOGGER,
+    RUNPOD_CLIENT,
+    ActionLog,
+    WakeHistory,
+    WakeProgressStore,
+    WakeGate,
+    PodEventPublisher,
+  ],
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   advanceIdle,
   aggregateSignals,
+  idleEventsOf,
   idleSettings,
   isPodConfigured,
   nextBaselines,
@@ -17,7 +18,7 @@ import {
   type VolumeSignal,
   withProxyActivity,
 } from '@podwarden/policies';
-import { lookupVolume } from '@podwarden/policies';
+import { lookupVolume, seenUpPods } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import {
   errorMessage,
@@ -28,6 +29,7 @@ import {
   type IdleRecord,
   type IdleStateStore,
   type ProxyActivityStore,
+  type PodEventSink,
   type StopService,
 } from '@podwarden/platform';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
@@ -47,6 +49,8 @@ export interface IdleTickDependencies {
   readonly proxyActivity: Pick<ProxyActivityStore, 'read'>;
   readonly logger: AppLogger;
   readonly now: () => number;
+  /** Phase edges and idle-streak changes, for the gateway's event stream. */
+  readonly events?: PodEventSink;
 }
 
 export type PodTickOutcome =
@@ -58,6 +62,8 @@ const UNCONFIGURED: PodTickOutcome = { kind: 'skipped', why: 'unconfigured' };
 /** What one tick read of a pod's volume. */
 interface TickObservation {
   readonly perPod: PodSignalOf[];
+  /** The pods seen up this tick (or last seen up, when the list failed): the cap's targets. */
+  readonly seenUp: readonly string[];
   readonly podsOnVolume: readonly string[];
   readonly aggregate: VolumeSignal;
   readonly baselines: BaselineBook;
@@ -148,9 +154,12 @@ export class IdleTickService {
       updatedAt: now,
       lastTickId: tick.tickId,
       lastTickScheduledAt: tick.scheduledAt ?? record.lastTickScheduledAt ?? null,
+      // An accepted stop is the Down edge: nothing is up any more as far as the cap is concerned.
+      seenUp: after.stopAccepted === true ? [] : seen.seenUp,
     };
     if (!(await lock.save(next))) return this.lockLost(pod, tick);
     const { stopAccepted } = after;
+    await this.announce(pod, record.state, next.state, advance.stop);
     logTick(logger, {
       pod,
       tickId: tick.tickId,
@@ -178,6 +187,7 @@ export class IdleTickService {
     const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));
     return {
       perPod,
+      seenUp: seenUpPods(lookup, perPod, listedOf(list), record.seenUp ?? []),
       podsOnVolume,
       aggregate: aggregateSignals(lookup, perPod),
       // An unreadable list says nothing about which pods are on the volume: keep what we had.
@@ -228,12 +238,13 @@ export class IdleTickService {
     listed: readonly ListedPod[],
     now: number,
   ): Promise<IdleStopResult> {
-    const { perPod, podsOnVolume, baselines } = seen;
+    const { perPod, podsOnVolume, baselines, seenUp } = seen;
     const deps = { stops: this.deps.stops, logger: this.deps.logger, dryRun: this.deps.config.idleDryRun };
     return applyIdleStop(deps, {
       pod,
       reason,
       perPod,
+      seenUp,
       signal: seen.aggregate.signal,
       listed,
       podsOnVolume,
@@ -241,6 +252,21 @@ export class IdleTickService {
       baselines,
       now,
     });
+  }
+
+  /** Publishing never throws (the publisher logs), so the tick's outcome stands whatever Redis says. */
+  private async announce(
+    pod: PodConfig,
+    before: IdleState,
+    after: IdleState,
+    stop: StopReason | null,
+  ): Promise<void> {
+    const { events, config } = this.deps;
+    if (events === undefined) return;
+    const required = settingsOf(config, pod).requiredIdleStreak;
+    for (const event of idleEventsOf(before, after, required, stop)) {
+      await events.publish(pod.name, event.type, event.data);
+    }
   }
 
   private lockLost(pod: PodConfig, tick: TickContext): PodTickOutcome {

@@ -3,6 +3,7 @@ import {
   errorMessage,
   wakeReportOf,
   type WakeCompletion,
+  type PodEventSink,
   type WakeGate,
   type WakeHistory,
   type WakeJobResult,
@@ -18,6 +19,8 @@ export interface WakeAttemptDependencies extends WakeDependencies {
   readonly gate: Pick<WakeGate, 'publishResult'>;
   readonly history: Pick<WakeHistory, 'requested' | 'completed'>;
   readonly progress: Pick<WakeProgressStore, 'set' | 'clear'>;
+  /** Wake requested, progress and outcome, for the gateway's event stream. */
+  readonly events?: PodEventSink;
 }
 
 /**
@@ -32,6 +35,10 @@ export class WakeAttempt {
     const { pod, attemptId, requestedBy } = request;
     const requestedAt = this.deps.now().toISOString();
     await this.deps.history.requested({ podName: pod.name, attemptId, requestedAt, requestedBy });
+    await this.deps.events?.publish(pod.name, 'wake-requested', {
+      attemptId,
+      requestedBy: requestedBy ?? null,
+    });
     let result: WakeResult;
     try {
       result = await new WakeRun(this.deps, pod, this.reporterFor(request), signal).run();
@@ -98,6 +105,15 @@ export class WakeAttempt {
       joined: false,
     };
     await this.deps.gate.publishResult(jobResult).catch(() => undefined);
+    await this.deps.events?.publish(pod.name, 'wake-completed', {
+      attemptId,
+      ...verdict,
+      reason: result.message,
+      podId: result.podId,
+      gpuId: result.gpuId,
+      pricePerHour: result.pricePerHour,
+      proxyUrl: jobResult.proxyUrl,
+    });
     await this.deps.progress.clear(pod.name, attemptId).catch(() => undefined);
     return jobResult;
   }
@@ -106,6 +122,7 @@ export class WakeAttempt {
   private reporterFor({ pod, attemptId }: WakeRequest): WakeProgressReporter {
     return {
       report: async (phase: WakePhase, message: string): Promise<void> => {
+        await this.deps.events?.publish(pod.name, 'wake-progress', { attemptId, phase, message });
         try {
           await this.deps.progress.set(pod.name, {
             attemptId,

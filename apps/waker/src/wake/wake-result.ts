@@ -53,17 +53,18 @@ export function stillStarting(
   };
 }
 
-/** The poll budget ran out before the pod this wake created was Running. */
-export function newPodNotYetRunning(
+/** The pod this wake created will not serve (not what was asked, failed, or not running in time). */
+export function createdPodEnded(
   podId: string,
   candidate: GpuCandidate,
-  maxPolls: number,
+  message: string,
   diagnostics: WakeDiagnostics,
 ): WakeResult {
   return {
     ...onCandidate(podId, candidate, diagnostics),
-    outcome: 'Waiting',
-    message: `pod ${podId} created on ${candidate.gpuId} but not running after ${maxPolls} polls; stale pods left intact; poll again`,
+    outcome: 'Failed',
+    failureKind: 'provider',
+    message,
   };
 }
 

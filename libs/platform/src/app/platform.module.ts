@@ -14,6 +14,9 @@ import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
 import { ProxyActivityStore } from '../proxy/proxy-activity-store';
 import { StopService } from '../stop/stop-service';
+import { PodEventPublisher } from '../events/pod-event-publisher';
+import { PodEventReader } from '../events/pod-event-reader';
+import { PodwardenMetrics } from '../metrics/podwarden-metrics';
 import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
 import type { AppStart } from './start-app';
 
@@ -51,10 +54,12 @@ export class PlatformModule {
         useFactory: (config: PodwardenConfig) => new RedisKeys(config.redis.prefix),
         inject: [CONFIG],
       },
+      PodwardenMetrics,
       {
         provide: RUNPOD_CLIENT,
-        useFactory: (config: PodwardenConfig, logger: AppLogger) => createRunPodClient(config, logger),
-        inject: [CONFIG, LOGGER],
+        useFactory: (config: PodwardenConfig, logger: AppLogger, metrics: PodwardenMetrics) =>
+          createRunPodClient(config, logger, metrics.observeRunPod),
+        inject: [CONFIG, LOGGER, PodwardenMetrics],
       },
       {
         provide: ActionLog,
@@ -95,6 +100,17 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: PodEventPublisher,
+        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
+          new PodEventPublisher(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
+        inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
+      },
+      {
+        provide: PodEventReader,
+        useFactory: (redis: Redis, keys: RedisKeys) => new PodEventReader(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: StopService,
         useFactory: (
           config: PodwardenConfig,
@@ -102,8 +118,9 @@ export class PlatformModule {
           actions: ActionLog,
           idle: IdleStateStore,
           logger: AppLogger,
-        ) => new StopService(config, client, actions, idle, logger),
-        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER],
+          events: PodEventPublisher,
+        ) => new StopService(config, client, actions, idle, logger, undefined, events),
+        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher],
       },
       PlatformLifecycle,
     ];
@@ -116,6 +133,7 @@ export class PlatformModule {
         REDIS,
         REDIS_KEYS,
         RUNPOD_CLIENT,
+        PodwardenMetrics,
         ActionLog,
         WakeHistory,
         WakeProgressStore,
@@ -124,6 +142,8 @@ export class PlatformModule {
         KeepAliveStore,
         ProxyActivityStore,
         StopService,
+        PodEventPublisher,
+        PodEventReader,
       ],
     };
   }

@@ -1,4 +1,10 @@
 import Redis, { type RedisOptions } from 'ioredis';
+import { isShuttingDown } from '../app/shutdown-state';
+
+/** Capped back-off while running; none once shutting down (see shutdown-state). */
+export function reconnectDelay(times: number): number | null {
+  return isShuttingDown() ? null : Math.min(times * 200, 2000);
+}
 
 /**
  * What every connection to Redis shares, whoever opens it (our stores, or
@@ -8,7 +14,7 @@ import Redis, { type RedisOptions } from 'ioredis';
 export const REDIS_CONNECTION_OPTIONS = {
   enableReadyCheck: true,
   connectTimeout: 5000,
-  retryStrategy: (times: number) => Math.min(times * 200, 2000),
+  retryStrategy: reconnectDelay,
 } as const satisfies RedisOptions;
 
 /**
@@ -18,9 +24,12 @@ export const REDIS_CONNECTION_OPTIONS = {
  * Redis answers an error instead of hanging the caller.
  */
 export function createRedis(url: string, purpose: 'worker' | 'request'): Redis {
-  return new Redis(url, {
+  const redis = new Redis(url, {
     ...REDIS_CONNECTION_OPTIONS,
     maxRetriesPerRequest: purpose === 'worker' ? null : 2,
     lazyConnect: false,
   });
+  // Each command reports its own failure; an unheard 'error' event would only print a stack trace.
+  redis.on('error', () => undefined);
+  return redis;
 }

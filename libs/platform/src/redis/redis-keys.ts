@@ -42,4 +42,12 @@ export class RedisKeys {
   proxyLastEnded(podName: string): string {
     return this.pod('proxy-last-ended', podName);
   }
+  /** The pod's event stream (XADD by every app, XREAD by every gateway). */
+  events(podName: string): string {
+    return this.pod('events', podName);
+  }
+  /** When the newest idle tick completed, on any replica (worker readiness). */
+  idleLastTick(): string {
+    return `${this.prefix}:idle-last-tick`;
+  }
 }

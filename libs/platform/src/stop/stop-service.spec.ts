@@ -110,6 +110,7 @@ describe(StopService.name, () => {
         ...READY_RECORD,
         state: INITIAL_IDLE_STATE,
         baselines: {},
+        seenUp: [],
         updatedAt: Date.parse(AT),
         lastTickScheduledAt: null,
       });

@@ -8,6 +8,7 @@ import type { ActionTrigger } from '../records/action-record';
 import { recordBillable } from '../records/record-billable';
 import type { IdleStateStore } from '../idle/idle-state-store';
 import { errorMessage } from '../util/error-message';
+import type { PodEventSink } from '../events/pod-event-publisher';
 
 export interface PodStopOutcome {
   readonly podId: string;
@@ -39,6 +40,7 @@ export class StopService {
     private readonly idleStates: IdleStateStore,
     private readonly logger: AppLogger,
     private readonly now: () => Date = () => new Date(),
+    private readonly events?: PodEventSink,
   ) {}
 
   /** Stop every pod on the volume (a stale pod and its replacement may both be billing). */
@@ -101,6 +103,14 @@ export class StopService {
         ? `stopped pod ${podId} (${trigger})`
         : `stop of pod ${podId} refused (${trigger}, HTTP ${result.httpStatus})`,
     });
+    await this.events?.publish(pod.name, 'stop', {
+      podId,
+      trigger,
+      ok: result.ok,
+      httpStatus: result.httpStatus,
+      gpuId: entry?.gpuId ?? null,
+      pricePerHour: entry?.costPerHr ?? null,
+    });
     return { podId, ok: result.ok, httpStatus: result.httpStatus, called: true };
   }
 
@@ -122,6 +132,16 @@ export class StopService {
     }
   }
 
+  /** The manual Down edge: the idle monitor will find the state already Down and say nothing. */
+  private async announceDown(pod: PodConfig, from: 'Booting' | 'Ready'): Promise<void> {
+    await this.events?.publish(pod.name, 'phase', {
+      phase: 'down',
+      from: from === 'Ready' ? 'ready' : 'booting',
+      readySince: null,
+      stopReason: 'manual',
+    });
+  }
+
   private async markDownLocked(pod: PodConfig): Promise<void> {
     // The idle lock's own lease, and as long to wait for it: a tick that still
     // holds it after a lease is running (it renews) and will see the pods down.
@@ -129,10 +149,12 @@ export class StopService {
     // Written through the lock (fenced): a reset that lost the lock mid-way never overwrites a newer tick.
     const outcome = await this.idleStates.withLock(pod.name, randomUUID(), leaseMs, leaseMs, async (lock) => {
       const current = await this.idleStates.load(pod.name);
+      if (current.state.phase !== 'Down') await this.announceDown(pod, current.state.phase);
       await lock.save({
         ...current,
         state: INITIAL_IDLE_STATE,
         baselines: {},
+        seenUp: [],
         updatedAt: this.now().getTime(),
       });
     });

@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import { DEFAULTS } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { WakeJobResult } from '../queues/wake-job';
+import { RELEASE_IF_HOLDER, RENEW_IF_HOLDER } from '../redis/holder-scripts';
 
 export type GateEntry = { kind: 'acquired' } | { kind: 'held'; holderAttemptId: string };
 
@@ -12,14 +13,6 @@ if (not holder) or holder == ARGV[1] then
   return ''
 end
 return holder`;
-
-const RENEW = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
-
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
 
 // A holder renews at a third of its lease, so two renewals can fail before the lease lapses.
 const RENEWALS_PER_LEASE = 3;
@@ -52,7 +45,7 @@ export class WakeGate {
   }
 
   async renew(volumeId: string, attemptId: string, ttlMs: number): Promise<boolean> {
-    return (await this.redis.eval(RENEW, 1, this.keys.wakeLock(volumeId), attemptId, ttlMs)) === 1;
+    return (await this.redis.eval(RENEW_IF_HOLDER, 1, this.keys.wakeLock(volumeId), attemptId, ttlMs)) === 1;
   }
 
   /**
@@ -74,7 +67,7 @@ export class WakeGate {
   }
 
   async leave(volumeId: string, attemptId: string): Promise<void> {
-    await this.redis.eval(RELEASE, 1, this.keys.wakeLock(volumeId), attemptId);
+    await this.redis.eval(RELEASE_IF_HOLDER, 1, this.keys.wakeLock(volumeId), attemptId);
   }
 
   async holder(volumeId: string): Promise<string | null> {

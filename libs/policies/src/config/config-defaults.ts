@@ -39,6 +39,8 @@ export const DEFAULTS = {
   POD_NAME_PREFIX: 'podwarden-',
   ORPHAN_GRACE_MINUTES: 10,
   DAILY_BUDGET_USD: null,
+  // The longest keep-alive one request may set; at most a day, so a forgotten one still lapses.
+  KEEP_ALIVE_MAX_MINUTES: 1440,
   IDLE_DRY_RUN: false,
   HEALTH_PORT: null,
   LOG_LEVEL: 'info' as LogLevel,

@@ -65,8 +65,10 @@ export interface PodwardenConfig {
   };
   podNamePrefix: string;
   orphanGraceMinutes: number;
-  /** Null ⇒ no daily budget. */
+  /** Null ⇒ no daily budget. A set value that does not parse refuses the whole config. */
   dailyBudgetUsd: number | null;
+  /** The longest keep-alive one request may set, in minutes (≤ 1440). */
+  keepAliveMaxMinutes: number;
   idleDryRun: boolean;
   logLevel: LogLevel;
   tuning: TuningConfig;

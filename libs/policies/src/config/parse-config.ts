@@ -14,6 +14,7 @@ import {
   readSetText,
   readString,
 } from './read-environment';
+import { readDailyBudget } from './daily-budget-setting';
 import { checkProxyUrlTemplate, checkRedisUrl, checkRunpodBaseUrl } from './service-urls';
 
 export type ConfigResult =
@@ -67,6 +68,10 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
     readString(env, 'RUNPOD_PROXY_URL_TEMPLATE', DEFAULTS.RUNPOD_PROXY_URL_TEMPLATE),
   );
   if (!proxyUrlTemplate.ok) return proxyUrlTemplate;
+
+  // The one guard whose default (off) is wider than any value: a typo must not remove the ceiling.
+  const budget = readDailyBudget(env);
+  if (!budget.ok) return budget;
 
   const environmentPod = readEnvironmentPod(env, warnings);
   const pods = readPods(env, podsConfigText, environmentPod, warnings);
@@ -146,11 +151,12 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
       DEFAULTS.ORPHAN_GRACE_MINUTES,
       warnings,
     ),
-    dailyBudgetUsd: readOptionalGuard(
+    dailyBudgetUsd: budget.value,
+    keepAliveMaxMinutes: readGuard(
       env,
-      'DAILY_BUDGET_USD',
-      GUARD_RULES.dailyBudget,
-      'no daily budget',
+      'KEEP_ALIVE_MAX_MINUTES',
+      GUARD_RULES.keepAliveMinutes,
+      DEFAULTS.KEEP_ALIVE_MAX_MINUTES,
       warnings,
     ),
     idleDryRun: readChoice(env, 'IDLE_DRY_RUN', BOOLEAN_WORDS, DEFAULTS.IDLE_DRY_RUN, 'false', warnings),

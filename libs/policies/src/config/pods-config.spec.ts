@@ -169,8 +169,8 @@ describe('PODS_CONFIG per-pod warnings: a bad guard field keeps the environment 
     ['minVramGb', 'many', 'is not a non-negative integer; using 48'],
     ['idleMinutes', 0, 'is not a positive decimal such as 0.5; using 30'],
     ['bootGraceMinutes', -0.5, 'is not a non-negative decimal such as 0.5; using 25'],
-    ['maxRuntimeMinutes', 1.5, 'is not a non-negative integer; using 120'],
-    ['maxRuntimeMinutes', [], 'is not a non-negative integer; using 120'],
+    ['maxRuntimeMinutes', -1.5, 'is not a non-negative decimal such as 0.5; using 120'],
+    ['maxRuntimeMinutes', [], 'is not a non-negative decimal such as 0.5; using 120'],
   ])('pods[0].%s=%j', (field, bad, complaint) => {
     const { config, warnings } = parsed(richEnv, podsFile({ name: 'qwen', [field]: bad }));
     expect(config.pods[0]).toEqual({ name: 'qwen', ...environmentValues });

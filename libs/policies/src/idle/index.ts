@@ -5,3 +5,5 @@ export * from './idle-phase';
 export * from './baseline-book';
 export * from './keep-alive';
 export * from './proxy-activity';
+export * from './seen-up';
+export * from './idle-events';
