@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-redis.sh
+bash scripts/ensure-chromium.sh
 npm run build --silent
 rm -rf test-logs && mkdir -p test-logs
 set +e
