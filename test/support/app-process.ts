@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(__dirname, '..', '..');
 export const TEST_LOG_DIR = join(ROOT, 'test-logs');
 
-export type AppName = 'gateway' | 'waker' | 'idle-monitor' | 'runpod-sim';
+export type AppName = 'gateway' | 'waker' | 'idle-monitor' | 'runpod-sim' | 'inference-proxy';
 
 export interface LogLine {
   readonly raw: string;

@@ -32,6 +32,8 @@ export * from './util/within-timeout';
 export * from './queues/job-retention';
 export * from './queues/queues.module';
 export * from './queues/configure-processor';
+export * from './proxy/proxy-activity-store';
+export * from './wake/enqueue-wake';
 export * from './queues/running-jobs';
 export * from './queues/close-worker';
 export * from './app/shutdown-state';

@@ -47,6 +47,13 @@ export class RedisKeys {
   keepAlive(podName: string): string {
     return this.pod('keepalive', podName);
   }
+  /** Requests the inference proxies are forwarding to the pod (sorted set, scored by lease expiry). */
+  proxyInFlight(podName: string): string {
+    return this.pod('proxy-inflight', podName);
+  }
+  proxyLastEnded(podName: string): string {
+    return this.pod('proxy-last-ended', podName);
+  }
   /** The pod's event stream (XADD by every app, XREAD by every gateway). */
   events(podName: string): string {
     return this.pod('events', podName);
