@@ -47,6 +47,10 @@ export const DEFAULTS = {
   IDLE_DRY_RUN: false,
   HEALTH_PORT: null,
   LOG_LEVEL: 'info' as LogLevel,
+  PROXY_PORT: 8081,
+  PROXY_HOLD_SECONDS: 0,
+  PROXY_MAX_HELD: 100,
+  RIG_INFERENCE_TOKEN: null,
   // Tuning: how hard each worker works and how long anything may wait. Not
   // guards (none of them widens a cost rule), but every one is named here so
   // no number hides inline in an app.
@@ -70,4 +74,5 @@ export const SECRET_VARIABLES: readonly ConfigVariable[] = [
   'RUNPOD_API_KEY',
   'RIG_OPERATOR_TOKEN',
   'RIG_WAKE_TOKEN',
+  'RIG_INFERENCE_TOKEN',
 ];

@@ -19,6 +19,10 @@ export interface PodConfig {
   bootGraceMinutes: number;
   /** 0 disables the wall-clock cap. */
   maxRuntimeMinutes: number;
+  /** How long the inference proxy holds a request for this pod while it wakes; 0 ⇒ shed at once with 503. */
+  proxyHoldSeconds: number;
+  /** Client token of the inference proxy for this pod; null ⇒ the proxy answers 503. A secret: never log it. */
+  inferenceToken: string | null;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -49,6 +53,8 @@ export interface PodwardenConfig {
     topology: RedisTopology;
   };
   http: { port: number; host: string };
+  /** The inference proxy: its listen port and the held requests per pod beyond which it sheds. */
+  proxy: { port: number; maxHeld: number };
   /** Health and metrics port of a worker app; null ⇒ none. */
   healthPort: number | null;
   checkSeconds: number;

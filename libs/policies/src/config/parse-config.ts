@@ -96,6 +96,16 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
       port: readGuard(env, 'PORT', GUARD_RULES.port, DEFAULTS.PORT, warnings),
       host: readString(env, 'HOST', DEFAULTS.HOST),
     },
+    proxy: {
+      port: readGuard(env, 'PROXY_PORT', GUARD_RULES.port, DEFAULTS.PROXY_PORT, warnings),
+      maxHeld: readGuard(
+        env,
+        'PROXY_MAX_HELD',
+        GUARD_RULES.nonNegativeInteger,
+        DEFAULTS.PROXY_MAX_HELD,
+        warnings,
+      ),
+    },
     healthPort: readOptionalGuard(env, 'HEALTH_PORT', GUARD_RULES.port, 'no health port', warnings),
     checkSeconds: readGuard(env, 'CHECK_SECONDS', GUARD_RULES.checkSeconds, DEFAULTS.CHECK_SECONDS, warnings),
     // Anything but an explicit "off" keeps the gate on: a typo must not open the write routes.

@@ -4,6 +4,7 @@ import {
   ActionLog,
   IdleStateStore,
   KeepAliveStore,
+  ProxyActivityStore,
   RedisKeys,
   StopService,
   type ActionRecord,
@@ -36,6 +37,8 @@ export interface IdleTickHarnessOptions {
   readonly podsConfig?: string;
   /** What the tick reads keep-alives from; the real store on this Redis by default. */
   readonly keepAliveReader?: KeepAliveReader;
+  /** What the tick reads the proxies' traffic from; the real store on this Redis by default. */
+  readonly proxyActivityReader?: Pick<ProxyActivityStore, 'read'>;
 }
 
 export interface TickResult {
@@ -64,6 +67,7 @@ export class IdleTickHarness {
   readonly actions: ActionLog;
   readonly stops: StopService;
   readonly keepAlives: KeepAliveStore;
+  readonly proxyActivity: ProxyActivityStore;
   readonly tick: IdleTickService;
   now = T0;
   private tickCount = 0;
@@ -76,6 +80,7 @@ export class IdleTickHarness {
     this.store = new IdleStateStore(options.redis, this.keys);
     this.actions = new ActionLog(options.redis, this.keys, this.logs.logger);
     this.keepAlives = new KeepAliveStore(options.redis, this.keys);
+    this.proxyActivity = new ProxyActivityStore(options.redis, this.keys);
     this.stops = new StopService(
       this.config,
       this.fake.asRunPodClient(),
@@ -183,6 +188,7 @@ export class IdleTickHarness {
       store,
       stops,
       keepAlives: this.options.keepAliveReader ?? this.keepAlives,
+      proxyActivity: this.options.proxyActivityReader ?? this.proxyActivity,
       logger: this.logs.logger,
       now: () => this.now,
     });
