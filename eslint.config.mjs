@@ -35,6 +35,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The operator console runs in the browser, not in Node.
+    files: ['apps/gateway/src/console/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Test code under src/ (specs, testing/ helpers) shares the test kit in libs/testing, never test/.
     files: ['apps/**/src/**/*.ts', 'libs/**/src/**/*.ts'],
     ignores: ['libs/policies/src/**', 'apps/runpod-sim/**'],

@@ -37,13 +37,11 @@ async function run({ log }) {
     for (let turn = 0; turn < TURNS; turn++) {
       for (const app of apps) {
         const result = await autocannon({ url: app.url, connections: 32, duration: SECONDS });
-        rows
-          .get(app.kind)
-          .push({
-            rps: Math.round(result.requests.total / SECONDS),
-            p50: result.latency.p50,
-            p99: result.latency.p99,
-          });
+        rows.get(app.kind).push({
+          rps: Math.round(result.requests.total / SECONDS),
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+        });
       }
     }
     for (const [kind, runs] of rows) log(`${kind}: ${runs.map((r) => r.rps).join(' ')} req/s`);

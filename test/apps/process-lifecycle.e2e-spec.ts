@@ -40,6 +40,25 @@ describe('app processes', () => {
     },
   );
 
+  it.each(PODWARDEN_APPS)(
+    '%s refuses to start with one clear stderr line when DAILY_BUDGET_USD does not parse',
+    async (app) => {
+      // Falling back to "off" would remove the ceiling the operator believes in.
+      const proc = AppProcess.start(
+        app,
+        { REDIS_URL, RUNPOD_API_KEY: TEST_API_KEY, DAILY_BUDGET_USD: '25,00' },
+        `badbudget-${app}`,
+      );
+      const code = await proc.waitForExit();
+      const stderr = proc.stderr.join('').trim().split('\n');
+
+      expect(code).toBe(2);
+      expect(stderr).toEqual([
+        `[${app}] configuration error: DAILY_BUDGET_USD="25,00" is not a positive dot decimal such as 25.00; refusing to start without the ceiling it was meant to set`,
+      ]);
+    },
+  );
+
   it('the simulator exits non-zero with one stderr line on a bad SIM_PORT', async () => {
     const proc = AppProcess.start('runpod-sim', { SIM_PORT: 'eighty' }, 'badcfg-sim');
     expect(await proc.waitForExit()).not.toBe(0);

@@ -1,10 +1,11 @@
+import { eventually } from '../support/app-process';
 import { freePort } from '../support/free-port';
 import { resetSim, seedPod, simWrites } from '../support/sim-admin';
 import { Stack } from '../support/stack';
 import { TEST_OPERATOR_TOKEN, TEST_WAKE_TOKEN } from '../support/test-env';
 import { cliEnv, stackEnv } from './support/cli-env';
-import { expectOneDocument, runCli, type CliResult } from './support/cli-process';
-import { FrontGateway } from './support/front-gateway';
+import { CliProcess, expectOneDocument, runCli, type CliResult } from './support/cli-process';
+import { FrontGateway, sendJson } from './support/front-gateway';
 
 /**
  * Every command but the wait, through the built CLI against the built
@@ -190,9 +191,47 @@ describe('podwarden commands against the running system', () => {
     expect(await simWrites(stack)).toEqual([]);
   });
 
+  it('events follows the real route: one JSON line per event, ended by Ctrl-C with exit 0', async () => {
+    const events = new CliProcess(['events', 'qwen'], stackEnv(stack));
+    await events.waitForStderr('following the event stream');
+    expect(
+      (await stack.api('POST', '/api/pods/qwen/keepalive', { token: 'operator', body: { minutes: 7 } }))
+        .status,
+    ).toBe(200);
+    await eventually(
+      async () => (events.stdout.includes('"keepalive"') ? true : undefined),
+      30_000,
+      'the keepalive line',
+    );
+    events.interrupt();
+    const result = await events.result();
+    expect(result.code).toBe(0);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual({
+      id: expect.stringMatching(/^\d+-\d+$/),
+      event: 'keepalive',
+      data: expect.objectContaining({ pod: 'qwen', minutes: 7, keepAliveUntil: expect.any(String) }),
+    });
+  });
+
   it('events against a gateway without the route says so (not_found); an unknown pod is not_found too', async () => {
-    const absent = expectDocument(await cli(['events', 'qwen']), 4);
-    expect(absent).toMatchObject({ code: 'not_found', message: expect.stringContaining('no event stream') });
+    // A gateway (or a proxy) without the route: the pod is known, its events are not served.
+    const noRoute = await FrontGateway.start(stack.gatewayUrl);
+    noRoute.route('GET', /\/events$/, (_request, response) =>
+      sendJson(response, 404, { type: 'about:blank', title: 'Not Found', status: 404 }),
+    );
+    try {
+      const absent = expectDocument(await runCli(['events', 'qwen'], cliEnv(noRoute.url)), 4);
+      expect(absent).toMatchObject({
+        code: 'not_found',
+        message: expect.stringContaining('no event stream'),
+      });
+    } finally {
+      await noRoute.stop();
+    }
     const unknown = expectDocument(await cli(['events', 'nope']), 4);
     expect(unknown).toMatchObject({ code: 'not_found', message: expect.stringContaining('no pod named') });
   });

@@ -4,7 +4,7 @@ import { IDLE_TEST_TIMINGS } from '../idle/support/idle-harness';
 import { Stack } from '../support/stack';
 import { CLI_IDLE_ENV, cliEnv, stackEnv } from './support/cli-env';
 import { CliProcess, expectOneDocument } from './support/cli-process';
-import { FrontGateway } from './support/front-gateway';
+import { FrontGateway, sendJson } from './support/front-gateway';
 
 /**
  * `start --wait` against the running system: simulator, gateway, a waker and
@@ -68,7 +68,7 @@ describe('podwarden start --wait', () => {
     expect(result.json).toMatchObject({ name: 'qwen', status: 'RUNNING', isRunning: true, podId: pod.id });
     expect(Date.parse(String(result.json.readySince))).toBeLessThanOrEqual(exitedAt);
     expect(sawRunningNotReady).toBe(true);
-    expect(result.stderr).toContain('no event stream (HTTP 404');
+    expect(result.stderr).toContain('following the event stream');
     expect(result.stderr).toContain('ready: the model answers');
     expect(result.stderr).not.toContain('\x1b[');
   });
@@ -134,6 +134,10 @@ describe('podwarden start --wait', () => {
 
   it('5xx answers and dropped connections during a wait do not end it', async () => {
     const podId = await neverReadyPod();
+    // A proxy that does not pass the event stream: the wait polls, and the polls meet the faults.
+    front.route('GET', /^\/api\/pods\/qwen\/events$/, (_request, response) =>
+      sendJson(response, 404, { type: 'about:blank', title: 'Not Found', status: 404 }),
+    );
     const cli = new CliProcess(['start', 'qwen', '--wait'], cliEnv(front.url));
     await cli.waitForStderr('model loading');
     const statusReads = () => front.seen('GET', '/api/pods/qwen');

@@ -60,6 +60,28 @@ describe('contract: createPod against the simulator', () => {
     expect(await podsOnVolume()).toEqual([result.podId]);
   });
 
+  it.each<[string, FaultRequest, Record<string, unknown>]>([
+    [
+      'without the requested volume (no-volume)',
+      { route: 'create', kind: 'no-volume' },
+      { volumeIds: [], gpuId: PLACEABLE_GPU },
+    ],
+    [
+      'on another GPU (other-gpu)',
+      { route: 'create', kind: 'other-gpu', gpuId: 'NVIDIA L40S' },
+      { volumeIds: [VOLUME_ID], gpuId: 'NVIDIA L40S' },
+    ],
+  ])('a 201 create placed %s: the observation reports what was realised', async (_, fault, realised) => {
+    await h.injectFault(fault);
+    const result = await h.client.createPod(createRequest());
+    expect(result.httpStatus).toBe(201);
+    const observed = await h.client.observePod(String(result.podId));
+    expect(observed.kind === 'found' && observed.realised).toMatchObject({
+      dataCenterId: DATACENTER_ID,
+      ...realised,
+    });
+  });
+
   it.each<[string, Partial<CreatePodRequest>, RegExp]>([
     ['an unknown GPU', { gpuId: 'NVIDIA Imaginary 1000' }, /unknown GPU type NVIDIA Imaginary 1000/],
     ['an unknown template', { templateId: 'tpl-missing' }, /template tpl-missing not found/],

@@ -143,6 +143,12 @@ describe('contract: observePod against the simulator', () => {
       podId: 'odd/id?x',
       status: 'Running',
       gpuCount: 1,
+      realised: {
+        volumeIds: ['vol-eu-ro-1'],
+        dataCenterId: 'EU-RO-1',
+        gpuId: 'NVIDIA RTX A6000',
+        costPerHr: 0.49,
+      },
     });
     expect((await h.calls())[0].path).toBe('/pods/odd%2Fid%3Fx');
   });
@@ -245,6 +251,12 @@ describe('contract: observePod against the simulator', () => {
       podId,
       status: 'Running',
       gpuCount: 1,
+      realised: {
+        volumeIds: ['vol-eu-ro-1'],
+        dataCenterId: 'EU-RO-1',
+        gpuId: 'NVIDIA RTX A6000',
+        costPerHr: 0.49,
+      },
     });
   });
 });

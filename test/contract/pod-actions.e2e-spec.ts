@@ -74,6 +74,12 @@ describe('contract: startPod / stopPod / terminatePod against the simulator', ()
       podId,
       status: 'Running',
       gpuCount: 1,
+      realised: {
+        volumeIds: ['vol-eu-ro-1'],
+        dataCenterId: 'EU-RO-1',
+        gpuId: 'NVIDIA RTX A6000',
+        costPerHr: 0.49,
+      },
     });
     expect((await h.client.lookupByVolume(VOLUME_ID)).lookup).toEqual({ kind: 'found', podIds: [podId] });
   });

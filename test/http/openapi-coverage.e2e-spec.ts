@@ -44,15 +44,22 @@ describe('the OpenAPI document, end to end', () => {
       (await stack.api('GET', '/api/pods/nobody/history')).status,
       (await stack.api('POST', '/api/pods/qwen/keepalive', { token: 'operator', body: { minutes: 5 } }))
         .status,
-      (await stack.api('POST', '/api/pods/qwen/keepalive', { token: 'wake', body: { minutes: -1 } })).status,
+      (await stack.api('POST', '/api/pods/qwen/keepalive', { token: 'operator', body: { minutes: -1 } }))
+        .status,
       (await stack.api('POST', '/api/pods/qwen/keepalive', { body: { minutes: 5 } })).status,
       (await stack.api('POST', '/api/pods/nobody/keepalive', { token: 'operator', body: { minutes: 5 } }))
         .status,
       (await stack.api('DELETE', '/api/pods/qwen/keepalive', { token: 'operator' })).status,
       (await stack.api('DELETE', '/api/pods/qwen/keepalive', { token: 'nope' })).status,
       (await stack.api('DELETE', '/api/pods/nobody/keepalive', { token: 'operator' })).status,
+      (await stack.api('GET', '/api/pods/nobody/events')).status,
     ];
-    expect(statuses).toEqual([200, 200, 200, 200, 404, 200, 400, 404, 200, 400, 401, 404, 200, 401, 404]);
+    expect(statuses).toEqual([
+      200, 200, 200, 200, 404, 200, 400, 404, 200, 400, 401, 404, 200, 401, 404, 404,
+    ]);
+    const events = await stack.eventStream('/api/pods/qwen/events');
+    await events.close();
+    expect(events.opening.status).toBe(200);
   });
 
   it('start and stop answer as documented, errors included', async () => {
@@ -105,8 +112,9 @@ describe('the OpenAPI document, end to end', () => {
         .status,
       (await redisGone.api('DELETE', '/api/pods/qwen/keepalive', { token: 'operator' })).status,
       (await redisGone.api('POST', '/api/pods/qwen/start', { token: 'operator' })).status,
+      (await redisGone.api('GET', '/api/pods/qwen/events')).status,
     ];
-    expect(statuses).toEqual([503, 503, 503, 503, 503]);
+    expect(statuses).toEqual([503, 503, 503, 503, 503, 503]);
   });
 
   it('covers every documented route and status that can be reached from outside', () => {

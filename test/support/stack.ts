@@ -1,7 +1,9 @@
 import { OpenApiAnswers, type OpenApiDocument } from '@podwarden/testing';
 import { AppProcess, eventually, type AppName } from './app-process';
 import { freePort } from './free-port';
+import { SseClient } from './sse-client';
 import { deletePrefix } from './redis-cleanup';
+import { recordExchange } from './exchange-log';
 import { REDIS_URL, TEST_API_KEY, TEST_OPERATOR_TOKEN, TEST_WAKE_TOKEN, uniquePrefix } from './test-env';
 
 export const VOLUME_ID = 'vol-eu-ro-1';
@@ -35,6 +37,9 @@ export interface HttpAnswer<T = Record<string, unknown>> {
 export class Stack {
   readonly wakers: AppProcess[] = [];
   readonly idleMonitors: AppProcess[] = [];
+  /** Inference proxies started with startProxy(), and their base URLs in the same order. */
+  readonly proxies: AppProcess[] = [];
+  readonly proxyUrls: string[] = [];
   gateway: AppProcess | null = null;
   sim!: AppProcess;
   simUrl = '';
@@ -141,8 +146,26 @@ export class Stack {
     return monitor;
   }
 
+  async startProxy(extraEnv: Record<string, string> = {}): Promise<string> {
+    const port = await freePort();
+    const proxy = AppProcess.start(
+      'inference-proxy',
+      { ...this.env, PROXY_PORT: String(port), ...extraEnv },
+      `${this.options.name}-proxy${this.proxies.length}`,
+    );
+    this.proxies.push(proxy);
+    const url = `http://127.0.0.1:${port}`;
+    this.proxyUrls.push(url);
+    await eventually(
+      async () => ((await fetch(`${url}/health/ready`).catch(() => null))?.ok ? true : undefined),
+      20_000,
+      'inference proxy up',
+    );
+    return url;
+  }
+
   async stop(): Promise<void> {
-    const all = [this.gateway, ...this.wakers, ...this.idleMonitors].filter(
+    const all = [this.gateway, ...this.wakers, ...this.idleMonitors, ...this.proxies].filter(
       (p): p is AppProcess => p !== null,
     );
     await Promise.all(all.map((p) => p.stop()));
@@ -166,9 +189,20 @@ export class Stack {
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
-    const seen = await answer<T>(response);
+    const seen = await answer<T>(response, `${method} ${path}`);
     await this.checkAgainstDocument(method, path, seen);
     return seen;
+  }
+
+  /** Opens GET …/events on this gateway (or another replica's `baseUrl`); its opening answer is checked like api()'s. */
+  async eventStream(
+    path: string,
+    lastEventId: string | null = null,
+    baseUrl = this.gatewayUrl,
+  ): Promise<SseClient> {
+    const client = await SseClient.open(`${baseUrl}${path}`, lastEventId);
+    await this.checkAgainstDocument('GET', path, { ...client.opening, body: null, text: '' });
+    return client;
   }
 
   /** Fails the calling test when a gateway answer does not match the gateway's own /docs-json. */
@@ -192,12 +226,13 @@ export class Stack {
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return answer<T>(response);
+    return answer<T>(response, `${method} sim${path}`);
   }
 }
 
-async function answer<T>(response: Response): Promise<HttpAnswer<T>> {
+async function answer<T>(response: Response, request: string): Promise<HttpAnswer<T>> {
   const text = await response.text();
+  recordExchange(request, response.status, response.headers, text);
   let body: unknown;
   try {
     body = text === '' ? null : JSON.parse(text);

@@ -149,6 +149,13 @@ describe('the gateway surface, end to end', () => {
       body: { minutes: -1 },
     });
     const anonymous = await stack.api('POST', '/api/pods/qwen/keepalive', { body: { minutes: 30 } });
+    // The wake-only token is accepted on start only: a day-long keep-alive is the operator's call.
+    const wakeSet = await stack.api('POST', '/api/pods/qwen/keepalive', {
+      token: 'wake',
+      body: { minutes: 30 },
+    });
+    const wakeClear = await stack.api('DELETE', '/api/pods/qwen/keepalive', { token: 'wake' });
+    const heldDespiteWake = await stack.api('GET', '/api/pods/qwen');
     const cleared = await stack.api('DELETE', '/api/pods/qwen/keepalive', { token: 'operator' });
     const after = await stack.api('GET', '/api/pods/qwen');
 
@@ -157,7 +164,8 @@ describe('the gateway surface, end to end', () => {
     expect(until).toBeGreaterThanOrEqual(before + 30 * 60_000);
     expect(until).toBeLessThan(Date.now() + 30 * 60_000 + 1_000);
     expect(status.body).toMatchObject({ keepAliveUntil: set.body.keepAliveUntil });
-    expect([bad.status, anonymous.status]).toEqual([400, 401]);
+    expect([bad.status, anonymous.status, wakeSet.status, wakeClear.status]).toEqual([400, 401, 401, 401]);
+    expect(heldDespiteWake.body).toMatchObject({ keepAliveUntil: set.body.keepAliveUntil });
     expect(cleared.status).toBe(200);
     expect(cleared.body).toEqual({ name: 'qwen', keepAliveUntil: null });
     expect(after.body).toMatchObject({ keepAliveUntil: null });

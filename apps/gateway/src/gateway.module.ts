@@ -9,6 +9,9 @@ import {
 } from '@podwarden/platform';
 import { QueueBoardModule } from './admin/queue-board.module';
 import { OperatorTokenGuard } from './auth/operator-token.guard';
+import { DEFAULT_EVENT_STREAM_TIMING, EVENT_STREAM_TIMING } from './events/event-stream-timing.constant';
+import { PodEventHub } from './events/pod-event-hub';
+import { PodEventsController } from './events/pod-events.controller';
 import { HistoryService } from './history/history.service';
 import { KeepAliveService } from './keep-alive/keep-alive.service';
 import { GatewayMetrics } from './metrics/gateway-metrics';
@@ -32,7 +35,7 @@ export class GatewayModule {
         QueueBoardModule.forRoot(start),
         HealthModule,
       ],
-      controllers: [PodsController, MetricsController],
+      controllers: [PodsController, PodEventsController, MetricsController],
       providers: [
         OperatorTokenGuard,
         GatewayMetrics,
@@ -43,6 +46,8 @@ export class GatewayModule {
         StartWakeService,
         HistoryService,
         KeepAliveService,
+        PodEventHub,
+        { provide: EVENT_STREAM_TIMING, useValue: DEFAULT_EVENT_STREAM_TIMING },
       ],
     };
   }

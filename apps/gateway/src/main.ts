@@ -6,6 +6,7 @@ import {
   errorMessage,
   startApp,
 } from '@podwarden/platform';
+import { shutdownDeadlineMs } from '@podwarden/policies';
 import { configureGateway } from './configure-gateway';
 import { GatewayModule } from './gateway.module';
 
@@ -13,7 +14,8 @@ async function bootstrap(): Promise<void> {
   const start = startApp('gateway');
   const { config, logger } = start;
   const app = await NestFactory.create(GatewayModule.forRoot(start), { logger: new NestPinoLogger(logger) });
-  closeOnSignals(app, logger, config.tuning.shutdownGraceMs);
+  // Long enough for a start request still waiting for its wake to answer.
+  closeOnSignals(app, logger, shutdownDeadlineMs(config, 'gateway'));
   configureGateway(app, config, logger);
   await app.listen(config.http.port, config.http.host);
   logger.info(

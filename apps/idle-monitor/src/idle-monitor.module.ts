@@ -3,12 +3,14 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
   CONFIG,
-  HealthModule,
+  WorkerHealthModule,
   IDLE_TICK_QUEUE,
   IdleStateStore,
   KeepAliveStore,
   LOGGER,
   PlatformModule,
+  ProxyActivityStore,
+  PodEventPublisher,
   QueuesModule,
   RUNPOD_CLIENT,
   ReadyTimes,
@@ -40,7 +42,11 @@ export class IdleMonitorModule {
     });
     return {
       module: IdleMonitorModule,
-      imports: [PlatformModule.forRoot(start), QueuesModule.forRoot(IDLE_TICK_QUEUE), HealthModule],
+      imports: [
+        PlatformModule.forRoot(start),
+        QueuesModule.forRoot(IDLE_TICK_QUEUE),
+        WorkerHealthModule.forRoot({ app: 'idle-monitor', ticks: true }),
+      ],
       providers: [
         {
           provide: IdleTickService,
@@ -51,6 +57,8 @@ export class IdleMonitorModule {
             stops: StopService,
             keepAlives: KeepAliveStore,
             logger: AppLogger,
+            proxyActivity: ProxyActivityStore,
+            events: PodEventPublisher,
             publisher: StatusPublisher,
             history: WakeHistory,
             readyTimes: ReadyTimes,
@@ -62,6 +70,8 @@ export class IdleMonitorModule {
               stops,
               keepAlives,
               logger,
+              proxyActivity,
+              events,
               now: () => Date.now(),
               status: new TickStatusEffects({
                 publisher,
@@ -78,6 +88,8 @@ export class IdleMonitorModule {
             StopService,
             KeepAliveStore,
             LOGGER,
+            ProxyActivityStore,
+            PodEventPublisher,
             StatusPublisher,
             WakeHistory,
             ReadyTimes,

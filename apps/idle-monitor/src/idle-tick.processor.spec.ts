@@ -1,12 +1,33 @@
 import type { Job } from 'bullmq';
-import { IDLE_TICK_SCHEDULER_ID } from '@podwarden/platform';
+import {
+  IDLE_TICK_SCHEDULER_ID,
+  PodwardenMetrics,
+  WorkerMetrics,
+  type WorkerState,
+} from '@podwarden/platform';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { T0, idleTickHarnesses, type IdleTickHarness } from './idle/testing/idle-tick-harness';
 
 const harness = idleTickHarnesses();
 
-function processorOf(h: IdleTickHarness): IdleTickProcessor {
-  return new IdleTickProcessor(h.tick, h.config, h.logs.logger);
+/** Counts the ticks the processor reports as completed (readiness reads them). */
+function tickStateOf(): WorkerState & { completed: number } {
+  const state = { completed: 0, tickCompleted: () => Promise.resolve(void state.completed++) };
+  return state as unknown as WorkerState & { completed: number };
+}
+
+function processorOf(
+  h: IdleTickHarness,
+  state = tickStateOf(),
+  metrics = new PodwardenMetrics(),
+): IdleTickProcessor {
+  return new IdleTickProcessor(
+    h.tick,
+    h.config,
+    h.logs.logger,
+    state,
+    new WorkerMetrics(metrics, 'idle-monitor', () => Promise.resolve(null)),
+  );
 }
 
 /** A scheduler job as BullMQ hands it over: its id ends in the scheduled time. */
@@ -93,40 +114,88 @@ describe(IdleTickProcessor.name, () => {
     expect(await h.actionsOf()).toEqual([]);
   });
 
+  it('counts each tick by outcome and duration, and reports each completed tick for readiness', async () => {
+    const h = harness();
+    h.fake.setPod('p1', { metrics: { active: 0, completed: 0 } });
+    const state = tickStateOf();
+    const metrics = new PodwardenMetrics();
+    const processor = processorOf(h, state, metrics);
+
+    await processor.process(tickJob(T0 + 1000));
+    const controller = new AbortController();
+    controller.abort(new Error('job cancelled'));
+    await expect(processor.process(tickJob(T0 + 2000), 'token', controller.signal)).rejects.toThrow();
+
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('podwarden_jobs_total{queue="idle-tick",outcome="completed"} 1');
+    expect(text).toContain('podwarden_jobs_total{queue="idle-tick",outcome="failed"} 1');
+    expect(text).toContain('podwarden_job_duration_seconds_count{queue="idle-tick"} 2');
+    expect(state.completed).toBe(1);
+  });
+
   describe('at shutdown', () => {
-    /** A stand-in for BullMQ's worker: records how it was closed; a graceful close waits for `running`. */
-    function workerOf(processor: IdleTickProcessor, running: Promise<void>): string[] {
-      const closes: string[] = [];
+    /** A stand-in for BullMQ's worker: records how it was paused and closed, with Redis up or not. */
+    function workerOf(processor: IdleTickProcessor, redisStatus = 'ready'): string[] {
+      const calls: string[] = [];
       const worker = {
-        close: (force = false): Promise<void> => {
-          closes.push(force ? 'force' : 'graceful');
-          return force ? Promise.resolve() : running;
-        },
+        pause: (): Promise<void> => Promise.resolve(void calls.push('pause')),
+        close: (force = false): Promise<void> =>
+          Promise.resolve(void calls.push(force ? 'force' : 'graceful')),
+        backend: { client: Promise.resolve({ status: redisStatus }) },
       };
       Object.assign(processor, { _worker: worker });
-      return closes;
+      return calls;
+    }
+
+    /** A tick held open until `release`; the job it runs in is the processor's own. */
+    async function tickInFlight(h: IdleTickHarness, processor: IdleTickProcessor) {
+      h.fake.setPod('p1', { metrics: { active: 0, completed: 0 } });
+      const gate = h.gate();
+      h.fake.holdNextList = gate.promise;
+      const tick = processor.process(tickJob(h.now));
+      await h.untilCalled('list');
+      return { tick, release: () => gate.open() };
     }
 
     it('a tick that finishes within SHUTDOWN_GRACE_MS is waited for, and nothing is forced', async () => {
       const h = harness({ env: { SHUTDOWN_GRACE_MS: '60000' } });
       const processor = processorOf(h);
-      const closes = workerOf(processor, Promise.resolve());
+      const calls = workerOf(processor);
+      const { tick, release } = await tickInFlight(h, processor);
 
-      await processor.beforeApplicationShutdown();
+      const closing = processor.beforeApplicationShutdown();
+      release();
+      await closing;
 
-      expect(closes).toEqual(['graceful']);
+      await expect(tick).resolves.toEqual({ pods: { qwen: 'Ready/0' } });
+      expect(calls).toEqual(['pause', 'graceful']);
       expect(h.logs.messages('warn')).toEqual([]);
     });
 
     it('a tick still running after SHUTDOWN_GRACE_MS is handed back: the worker is closed without waiting', async () => {
       const h = harness({ env: { SHUTDOWN_GRACE_MS: '20' } });
       const processor = processorOf(h);
-      const closes = workerOf(processor, h.gate().promise);
+      const calls = workerOf(processor);
+      const { release } = await tickInFlight(h, processor);
+
+      await processor.beforeApplicationShutdown();
+      release();
+
+      expect(calls).toEqual(['pause', 'force']);
+      expect(h.logs.messages('warn')).toEqual(['idle tick still running at shutdown; handing it back']);
+    });
+
+    it('with Redis unreachable the worker is closed at once, not gently (a gentle close waits for Redis)', async () => {
+      const h = harness({ env: { SHUTDOWN_GRACE_MS: '60000' } });
+      const processor = processorOf(h);
+      const calls = workerOf(processor, 'reconnecting');
 
       await processor.beforeApplicationShutdown();
 
-      expect(closes).toEqual(['graceful', 'force']);
-      expect(h.logs.messages('warn')).toEqual(['idle tick still running at shutdown; handing it back']);
+      expect(calls).toEqual(['pause', 'force']);
+      expect(h.logs.messages('warn')).toEqual([
+        'Redis unreachable at shutdown; closing the idle tick worker at once',
+      ]);
     });
   });
 });

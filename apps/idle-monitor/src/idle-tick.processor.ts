@@ -1,8 +1,18 @@
-import { Inject, type BeforeApplicationShutdown } from '@nestjs/common';
+import { Inject, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import type { PodwardenConfig } from '@podwarden/policies';
-import { CONFIG, IDLE_TICK_QUEUE, LOGGER, errorMessage, type AppLogger } from '@podwarden/platform';
+import {
+  CONFIG,
+  IDLE_TICK_QUEUE,
+  LOGGER,
+  RunningJobs,
+  WorkerMetrics,
+  WorkerState,
+  closeWorkerWithinGrace,
+  errorMessage,
+  type AppLogger,
+} from '@podwarden/platform';
 import { IdleTickService, type PodTickOutcome } from './idle/idle-tick.service';
 import { scheduledAtOf } from './idle/scheduled-at';
 
@@ -18,18 +28,41 @@ export interface IdleTickJobResult {
  * The job's AbortSignal reaches every RunPod read of the tick.
  */
 @Processor(IDLE_TICK_QUEUE)
-export class IdleTickProcessor extends WorkerHost implements BeforeApplicationShutdown {
+export class IdleTickProcessor
+  extends WorkerHost
+  implements BeforeApplicationShutdown, OnApplicationBootstrap
+{
+  private readonly running = new RunningJobs();
+
   constructor(
     private readonly tick: IdleTickService,
     @Inject(CONFIG) private readonly config: PodwardenConfig,
     @Inject(LOGGER) private readonly logger: AppLogger,
+    private readonly state: WorkerState,
+    private readonly metrics: WorkerMetrics,
   ) {
     super();
   }
 
-  async process(job: Job, _token?: string, signal?: AbortSignal): Promise<IdleTickJobResult> {
-    const outcomes = await this.tick.run(String(job.id), scheduledAtOf(job), signal);
-    return { pods: Object.fromEntries([...outcomes].map(([name, outcome]) => [name, summaryOf(outcome)])) };
+  process(job: Job, _token?: string, signal?: AbortSignal): Promise<IdleTickJobResult> {
+    return this.running.track(this.measured(job, signal));
+  }
+
+  onApplicationBootstrap(): void {
+    this.state.attach(this.worker);
+  }
+
+  private async measured(job: Job, signal: AbortSignal | undefined): Promise<IdleTickJobResult> {
+    const startedAt = Date.now();
+    try {
+      const outcomes = await this.tick.run(String(job.id), scheduledAtOf(job), signal);
+      this.metrics.jobFinished(IDLE_TICK_QUEUE, 'completed', Date.now() - startedAt);
+      await this.state.tickCompleted();
+      return { pods: Object.fromEntries([...outcomes].map(([name, outcome]) => [name, summaryOf(outcome)])) };
+    } catch (error) {
+      this.metrics.jobFinished(IDLE_TICK_QUEUE, 'failed', Date.now() - startedAt);
+      throw error;
+    }
   }
 
   @OnWorkerEvent('failed')
@@ -48,20 +81,15 @@ export class IdleTickProcessor extends WorkerHost implements BeforeApplicationSh
    * the worker closes without waiting further and its lock lapses.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    const graceMs = this.config.tuning.shutdownGraceMs;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<'expired'>((resolve) => {
-      timer = setTimeout(() => resolve('expired'), graceMs);
+    await closeWorkerWithinGrace({
+      worker: this.worker,
+      running: this.running,
+      graceMs: this.config.tuning.shutdownGraceMs,
+      probeMs: this.config.tuning.redisReadTimeoutMs,
+      logger: this.logger,
+      what: 'idle tick',
+      handBackMessage: 'idle tick still running at shutdown; handing it back',
     });
-    try {
-      const closed = await Promise.race([this.worker.close().then(() => 'closed' as const), expired]);
-      if (closed === 'expired') {
-        this.logger.warn({ graceMs }, 'idle tick still running at shutdown; handing it back');
-        await this.worker.close(true);
-      }
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { NestFactory } from '@nestjs/core';
+import { shutdownDeadlineMs } from '@podwarden/policies';
 import { NestPinoLogger, closeOnSignals, startApp } from '@podwarden/platform';
 import { IdleMonitorModule } from './idle-monitor.module';
 
@@ -8,12 +9,12 @@ async function bootstrap(): Promise<void> {
   const options = { logger: new NestPinoLogger(logger) };
   if (config.healthPort !== null) {
     const app = await NestFactory.create(IdleMonitorModule.forRoot(start), options);
-    closeOnSignals(app, logger);
+    closeOnSignals(app, logger, shutdownDeadlineMs(config, 'worker'));
     await app.listen(config.healthPort, config.http.host);
     logger.info({ healthPort: config.healthPort }, 'idle-monitor health listening');
   } else {
     const app = await NestFactory.createApplicationContext(IdleMonitorModule.forRoot(start), options);
-    closeOnSignals(app, logger);
+    closeOnSignals(app, logger, shutdownDeadlineMs(config, 'worker'));
   }
 }
 

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { CallLog } from './call-log';
 import { decideCreate } from './create-request';
+import { twistPlan } from './create-twist';
 import { FaultInjector, FaultRoute, FaultSpec } from './fault-injector';
 import { bareNotFound, statusFault, truncatedJson, unreadableFault, withoutIds } from './fault-responses';
 import {
@@ -88,7 +89,7 @@ export class ControlPlaneRoutes {
     request: ControlPlaneRequest,
     fault: FaultSpec | null,
   ): Promise<SimResponse> {
-    const run = (): SimResponse => this.dispatch(match, request);
+    const run = (): SimResponse => this.dispatch(match, request, fault);
     if (fault === null) return run();
     switch (fault.kind) {
       case 'status':
@@ -107,10 +108,18 @@ export class ControlPlaneRoutes {
         return problemResponse(fault.status, 'injected fault: upstream error after the request was accepted');
       case 'no-id':
         return withoutIds(run());
+      case 'no-volume':
+      case 'other-gpu':
+        return run();
+      case 'late-answer': {
+        const answer = run();
+        await this.sleepReal(fault.delayMs);
+        return answer;
+      }
     }
   }
 
-  private dispatch(match: RouteMatch, request: ControlPlaneRequest): SimResponse {
+  private dispatch(match: RouteMatch, request: ControlPlaneRequest, fault: FaultSpec | null): SimResponse {
     switch (match.route) {
       case 'catalog':
         return this.catalog(request.query);
@@ -119,7 +128,7 @@ export class ControlPlaneRoutes {
       case 'observe':
         return this.observe(match.podId);
       case 'create':
-        return this.create(request.body);
+        return this.create(request.body, fault);
       case 'action':
         return this.action(match.podId, request.body);
       case 'terminate':
@@ -163,7 +172,7 @@ export class ControlPlaneRoutes {
     return jsonResponse(200, podToWire(pod, this.world.view(pod), this.world.scenario.wire));
   }
 
-  private create(body: ParsedBody): SimResponse {
+  private create(body: ParsedBody, fault: FaultSpec | null): SimResponse {
     if (body.kind !== 'json') return problemResponse(400, 'request body must be a JSON object');
     const scenario = this.world.scenario;
     const decision = decideCreate(body.value, {
@@ -174,7 +183,9 @@ export class ControlPlaneRoutes {
       insufficientBalanceHours: scenario.insufficientBalanceHours,
     });
     if (!decision.ok) return problemResponse(decision.status, decision.detail);
-    const pod = this.world.create(decision.plan);
+    const pod = this.world.create(twistPlan(decision.plan, fault, scenario.catalog));
+    const listLagMs = fault?.kind === 'after-effect' ? fault.listLagMs : 0;
+    if (listLagMs > 0) this.world.hideFromList(pod.id, this.world.wall() + listLagMs);
     return jsonResponse(201, podToWire(pod, this.world.view(pod), scenario.wire));
   }
 

@@ -109,6 +109,49 @@ describe('fault injection (tests and demos only)', () => {
     expect((await h.observe(pod.id)).status).toBe('EXITED');
   });
 
+  it('after-effect with listLagMs: the create places the pod, answers 5xx, and the list shows it only later', async () => {
+    await fault({ route: 'create', kind: 'after-effect', status: 503, listLagMs: 300 });
+    const result = await h.api('POST', '/pods', VALID_CREATE_BODY);
+    expect(result.status).toBe(503);
+    expect(await h.listIds()).toEqual([]);
+    h.clock.advance(299);
+    expect(await h.listIds()).toEqual([]);
+    h.clock.advance(1);
+    expect(await h.listIds()).toHaveLength(1);
+  });
+
+  it('no-volume: the create answers 201, but the pod is placed without the network volume', async () => {
+    await fault({ route: 'create', kind: 'no-volume' });
+    const result = await h.api('POST', '/pods', VALID_CREATE_BODY);
+    expect(result.status).toBe(201);
+    const pod = await h.observe((result.json as WirePod & { id: string }).id);
+    expect(pod.mounts).toEqual({ network: [] });
+    expect(pod.gpu.id).toBe('NVIDIA RTX A6000');
+  });
+
+  it('other-gpu: the create answers 201, but the pod is placed on the named GPU at its price', async () => {
+    await fault({ route: 'create', kind: 'other-gpu', gpuId: 'NVIDIA L40S' });
+    const result = await h.api('POST', '/pods', VALID_CREATE_BODY);
+    expect(result.status).toBe(201);
+    const pod = result.json as WirePod;
+    expect(pod.gpu.id).toBe('NVIDIA L40S');
+    expect(pod.mounts.network).toEqual([{ volumeId: 'vol-eu-ro-1', path: '/workspace' }]);
+  });
+
+  it('other-gpu without a gpuId: the first other GPU with a secure price', async () => {
+    await fault({ route: 'create', kind: 'other-gpu' });
+    const result = await h.api('POST', '/pods', VALID_CREATE_BODY);
+    expect((result.json as WirePod).gpu.id).not.toBe('NVIDIA RTX A6000');
+  });
+
+  it('late-answer: the pod is listed before the create is answered', async () => {
+    await fault({ route: 'create', kind: 'late-answer', delayMs: 400 });
+    const answered = h.api('POST', '/pods', VALID_CREATE_BODY);
+    await until(async () => (await h.listIds()).length === 1);
+    expect((await h.admin('GET', '/calls?method=POST')).text).not.toContain('"path":"/pods"');
+    expect((await answered).status).toBe(201);
+  });
+
   it('no-id: the create answers 201 without an id, and the pod exists anyway', async () => {
     await fault({ route: 'create', kind: 'no-id' });
     const result = await h.api('POST', '/pods', VALID_CREATE_BODY);

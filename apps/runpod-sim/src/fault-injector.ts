@@ -36,6 +36,9 @@ export const FAULT_KINDS = [
   'after-effect',
   'no-id',
   'unreadable',
+  'no-volume',
+  'other-gpu',
+  'late-answer',
 ] as const;
 export type FaultKindName = (typeof FAULT_KINDS)[number];
 
@@ -54,8 +57,17 @@ export type FaultSpec =
   | { readonly kind: 'malformed' }
   /** A 404 text/html page, not problem JSON (a wrong base URL or a proxy page). */
   | { readonly kind: 'bare-404' }
-  /** The request takes effect, then `status` (5xx) is answered. */
-  | { readonly kind: 'after-effect'; readonly status: number }
+  /**
+   * The request takes effect, then `status` (5xx) is answered; a created pod
+   * stays out of GET /pods for `listLagMs` real milliseconds (the list lags).
+   */
+  | { readonly kind: 'after-effect'; readonly status: number; readonly listLagMs: number }
+  /** A create is answered 201, but the pod is placed without the requested network volume. */
+  | { readonly kind: 'no-volume' }
+  /** A create is answered 201, but the pod is placed on another GPU (`gpuId`, or the first other one). */
+  | { readonly kind: 'other-gpu'; readonly gpuId: string | null }
+  /** The create places its pod at once; its answer leaves only after `delayMs` real ms (past a client timeout). */
+  | { readonly kind: 'late-answer'; readonly delayMs: number }
   /** The request takes effect (a create places its pod), then a 2xx answers pod JSON without `id`. */
   | { readonly kind: 'no-id' }
   /** 500, nothing happens. */
@@ -76,12 +88,19 @@ const POD_SCOPED_ROUTES: readonly FaultRoute[] = ['observe', 'action', 'terminat
 const ROUTES_FOR_KIND: Partial<Record<FaultKindName, readonly FaultRoute[]>> = {
   'after-effect': ['create', 'action', 'terminate'],
   'no-id': ['create', 'observe', 'action', 'list'],
+  'no-volume': ['create'],
+  'other-gpu': ['create'],
+  'late-answer': ['create'],
 };
 
 export function parseFault(raw: unknown): ShapeResult<Omit<PendingFault, 'id'>> {
   return readShape(() => {
     const record = asRecord(raw, 'fault');
-    onlyKeys(record, ['route', 'podId', 'times', 'kind', 'status', 'retryAfter', 'body', 'delayMs'], 'fault');
+    onlyKeys(
+      record,
+      ['route', 'podId', 'times', 'kind', 'status', 'retryAfter', 'body', 'delayMs', 'gpuId', 'listLagMs'],
+      'fault',
+    );
     const route = asOneOf(record.route, 'fault.route', FAULT_ROUTES);
     const kind = asOneOf(record.kind, 'fault.kind', FAULT_KINDS);
     const podId = optional<string | null>(record.podId, null, (v) => asString(v, 'fault.podId'));
@@ -113,6 +132,7 @@ function readSpec(kind: FaultKindName, record: Record<string, unknown>): FaultSp
         body: record.body,
       };
     case 'delay':
+    case 'late-answer':
       return { kind, delayMs: asNumber(record.delayMs, 'fault.delayMs', { min: 0, max: 600_000 }) };
     case 'after-effect':
       return {
@@ -120,7 +140,13 @@ function readSpec(kind: FaultKindName, record: Record<string, unknown>): FaultSp
         status: optional(record.status, 500, (v) =>
           asNumber(v, 'fault.status', { integer: true, min: 500, max: 599 }),
         ),
+        listLagMs: optional(record.listLagMs, 0, (v) =>
+          asNumber(v, 'fault.listLagMs', { min: 0, max: 600_000 }),
+        ),
       };
+    case 'other-gpu':
+      return { kind, gpuId: optional<string | null>(record.gpuId, null, (v) => asString(v, 'fault.gpuId')) };
+    case 'no-volume':
     case 'malformed':
     case 'bare-404':
     case 'no-id':

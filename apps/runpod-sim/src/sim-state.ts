@@ -45,6 +45,8 @@ const DEFAULT_MODEL = 'Qwen/Qwen2.5-32B-Instruct-AWQ';
 export class SimWorld {
   private current: Scenario;
   private readonly pods = new Map<string, SimPod>();
+  /** Pods GET /pods does not show yet (a lagging list), until a wall-clock time. */
+  private readonly listHiddenUntil = new Map<string, number>();
   private idRandom: RandomSource;
   private listRandom: RandomSource;
   private podSeq = 0;
@@ -101,6 +103,7 @@ export class SimWorld {
     });
     if (!planned.ok) return planned;
     this.pods.clear();
+    this.listHiddenUntil.clear();
     this.ledger.clear();
     this.current = scenario;
     this.idRandom = seededRandom(scenario.seed);
@@ -140,8 +143,16 @@ export class SimWorld {
 
   listed(): ListedEntry[] {
     this.sweep();
-    const entries = [...this.pods.values()].map((pod) => ({ pod, view: this.view(pod) }));
+    const wall = this.wall();
+    const entries = [...this.pods.values()]
+      .filter((pod) => (this.listHiddenUntil.get(pod.id) ?? 0) <= wall)
+      .map((pod) => ({ pod, view: this.view(pod) }));
     return orderListed(entries, this.current.listOrder, this.listRandom);
+  }
+
+  /** The list lags: the pod is observable by id at once, listed only from `untilWall` on. */
+  hideFromList(podId: string, untilWall: number): void {
+    this.listHiddenUntil.set(podId, untilWall);
   }
 
   create(plan: CreatePlan): SimPod {

@@ -1,4 +1,5 @@
 import { NestFactory } from '@nestjs/core';
+import { shutdownDeadlineMs } from '@podwarden/policies';
 import { NestPinoLogger, closeOnSignals, startApp } from '@podwarden/platform';
 import { WakerModule } from './waker.module';
 
@@ -9,12 +10,12 @@ async function bootstrap(): Promise<void> {
   if (config.healthPort !== null) {
     // Health and nothing else on HEALTH_PORT, for orchestrators' probes.
     const app = await NestFactory.create(WakerModule.forRoot(start), options);
-    closeOnSignals(app, logger);
+    closeOnSignals(app, logger, shutdownDeadlineMs(config, 'worker'));
     await app.listen(config.healthPort, config.http.host);
     logger.info({ healthPort: config.healthPort }, 'waker health listening');
   } else {
     const app = await NestFactory.createApplicationContext(WakerModule.forRoot(start), options);
-    closeOnSignals(app, logger);
+    closeOnSignals(app, logger, shutdownDeadlineMs(config, 'worker'));
   }
 }
 

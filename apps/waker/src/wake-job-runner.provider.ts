@@ -4,6 +4,7 @@ import {
   ActionLog,
   CONFIG,
   LOGGER,
+  PodEventPublisher,
   RUNPOD_CLIENT,
   StatusPublisher,
   WakeGate,
@@ -31,6 +32,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     progress: WakeProgressStore,
     gate: WakeGate,
     status: StatusPublisher,
+    events: PodEventPublisher,
   ) =>
     new WakeJobRunner({
       config,
@@ -39,6 +41,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
       history,
       progress,
       gate,
+      events,
       logger,
       sleep: realSleep,
       joinSleep: realSleep,
@@ -56,5 +59,6 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     WakeProgressStore,
     WakeGate,
     StatusPublisher,
+    PodEventPublisher,
   ],
 };

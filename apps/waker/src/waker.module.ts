@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import {
-  HealthModule,
+  WorkerHealthModule,
   PlatformModule,
   QueuesModule,
   WAKE_QUEUE,
@@ -19,7 +19,11 @@ export class WakerModule {
     configureProcessor(WakeProcessor, WAKE_QUEUE, wakeWorkerOptions(start.config));
     return {
       module: WakerModule,
-      imports: [PlatformModule.forRoot(start), QueuesModule.forRoot(WAKE_QUEUE), HealthModule],
+      imports: [
+        PlatformModule.forRoot(start),
+        QueuesModule.forRoot(WAKE_QUEUE),
+        WorkerHealthModule.forRoot({ app: 'waker', ticks: false }),
+      ],
       providers: [wakeJobRunnerProvider, WakeProcessor],
     };
   }

@@ -6,3 +6,5 @@ export * from './wake';
 export * from './idle';
 export * from './config';
 export * from './status';
+export * from './proxy';
+export * from './ops';

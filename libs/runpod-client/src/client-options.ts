@@ -8,6 +8,16 @@ export interface RunPodLogger {
   error(obj: object, msg: string): void;
 }
 
+/**
+ * One request the client made, for metrics: which route (the operation, never
+ * a URL, an id or a header) and how it ended (the HTTP status, or "timeout" /
+ * "error" when nothing answered).
+ */
+export interface RunPodExchange {
+  readonly route: string;
+  readonly status: string;
+}
+
 /** Budgets for one exchange, in milliseconds. */
 export interface ExchangeTimeouts {
   readonly connectMs: number;
@@ -29,6 +39,8 @@ export interface RunPodClientOptions {
   readonly logger?: RunPodLogger;
   /** Injected transport (tests pass a MockAgent); the client then neither owns nor closes it. */
   readonly dispatcher?: Dispatcher;
+  /** Told of every request made (not of the no-op calls while unconfigured); must not throw. */
+  readonly onExchange?: (exchange: RunPodExchange) => void;
   /** Wall clock used only to resolve a Retry-After date when the response carries no Date header. */
   readonly now?: () => number;
 }

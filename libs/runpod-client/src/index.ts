@@ -1,5 +1,5 @@
 export { RunPodClient, BROWSER_USER_AGENT, UNCONFIGURED } from './runpod-client';
-export type { RunPodClientOptions, RunPodLogger, ExchangeTimeouts } from './client-options';
+export type { RunPodClientOptions, RunPodLogger, ExchangeTimeouts, RunPodExchange } from './client-options';
 export type { CreatePodRequest } from './create-pod-json';
 export type { PodActionResult } from './pod-action-result';
 export type { PodList } from './pod-list-json';

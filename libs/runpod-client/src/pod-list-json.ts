@@ -69,7 +69,7 @@ export function listedPodOf(entry: unknown): ListedPod | null {
   };
 }
 
-function networkVolumeIdsOf(pod: Record<string, unknown>): string[] {
+export function networkVolumeIdsOf(pod: Record<string, unknown>): string[] {
   const mounts = recordField(pod, 'mounts');
   const network = mounts === null ? null : arrayField(mounts, 'network');
   if (network === null) {

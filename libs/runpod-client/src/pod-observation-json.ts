@@ -1,6 +1,15 @@
-import type { PodObservation, PodStatus } from '@podwarden/policies';
+import type { PodObservation, PodStatus, RealisedContract } from '@podwarden/policies';
 import type { ExchangeOutcome } from './http-exchange';
-import { arrayField, finiteNumberField, isRecord, parseJson, recordField, stringField } from './json-reading';
+import {
+  arrayField,
+  finiteNumberField,
+  isRecord,
+  nonBlankStringField,
+  parseJson,
+  recordField,
+  stringField,
+} from './json-reading';
+import { networkVolumeIdsOf } from './pod-list-json';
 import { isProblemNotFound } from './problem-details';
 
 const STATUS_BY_WIRE_VALUE: Readonly<Record<string, PodStatus>> = {
@@ -21,7 +30,13 @@ export function observationFromOutcome(podId: string, outcome: ExchangeOutcome):
   if (outcome.status >= 200 && outcome.status < 300) {
     // The pod answered; if we cannot read what it is, the policy must wait, not act.
     return isRecord(body)
-      ? { kind: 'found', podId, status: podStatusOf(body), gpuCount: gpuCountOf(body) }
+      ? {
+          kind: 'found',
+          podId,
+          status: podStatusOf(body),
+          gpuCount: gpuCountOf(body),
+          realised: realisedContractOf(body),
+        }
       : { kind: 'found', podId, status: 'Unknown', gpuCount: 0 };
   }
   if (isProblemNotFound(outcome.status, outcome.headers, body)) {
@@ -63,4 +78,15 @@ export function gpuCountOf(pod: Record<string, unknown>): number {
   const gpu = recordField(pod, 'gpu');
   const requested = gpu === null ? null : finiteNumberField(gpu, 'count');
   return requested !== null && Number.isInteger(requested) && requested > 0 ? requested : 0;
+}
+
+/** What RunPod placed, as the pod object says: the wake checks it against what it asked for. */
+export function realisedContractOf(pod: Record<string, unknown>): RealisedContract {
+  const gpu = recordField(pod, 'gpu');
+  return {
+    volumeIds: networkVolumeIdsOf(pod),
+    dataCenterId: nonBlankStringField(pod, 'dataCenterId'),
+    gpuId: gpu === null ? null : nonBlankStringField(gpu, 'id'),
+    costPerHr: finiteNumberField(pod, 'costPerHr'),
+  };
 }

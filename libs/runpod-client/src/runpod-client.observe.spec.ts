@@ -107,6 +107,23 @@ describe('RunPodClient.observePod', () => {
       podId: 'abc123',
       status: 'Running',
       gpuCount: 1,
+      realised: {
+        volumeIds: ['vol-eu-ro-1'],
+        dataCenterId: 'EU-RO-1',
+        gpuId: 'NVIDIA A100 80GB PCIe',
+        costPerHr: 1.59,
+      },
+    });
+  });
+
+  it('reports a pod placed without a volume, datacenter, GPU or price as exactly that', async () => {
+    answer(200, pod({ mounts: undefined, dataCenterId: undefined, gpu: undefined, costPerHr: undefined }));
+    const observed = await mock.client.observePod('abc123');
+    expect(observed.kind === 'found' && observed.realised).toEqual({
+      volumeIds: [],
+      dataCenterId: null,
+      gpuId: null,
+      costPerHr: null,
     });
   });
 

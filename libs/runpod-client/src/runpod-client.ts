@@ -33,23 +33,20 @@ import {
   resolveTimeouts,
   type ExchangeTimeouts,
   type RunPodClientOptions,
+  type RunPodExchange,
   type RunPodLogger,
 } from './client-options';
 import { createPodBody, createResultFromOutcome, type CreatePodRequest } from './create-pod-json';
 import { performExchange, type ExchangeOutcome, type HttpMethod } from './http-exchange';
-import { parseJson } from './json-reading';
 import { actionResultFromOutcome, type PodActionResult } from './pod-action-result';
 import { podListFromOutcome, type PodList } from './pod-list-json';
 import { observationFromOutcome } from './pod-observation-json';
-import { problemText } from './problem-details';
-import { parsePrometheusText } from './prometheus-text';
 import { buildProxyUrl, metricsUrl } from './proxy-url';
-import { redactSecret } from './secret-redaction';
-import { activityFromSamples } from './vllm-activity';
+import { redactSecret, redactSecretInBody } from './secret-redaction';
+import { logControlPlaneOutcome } from './control-plane-log';
+import { scrapeVllmActivity } from './vllm-metrics-scrape';
 
-/** Cloudflare in front of the pod proxy refuses default client User-Agents. */
-export const BROWSER_USER_AGENT =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36 podwarden';
+export { BROWSER_USER_AGENT } from './vllm-metrics-scrape';
 
 export const UNCONFIGURED = 'unconfigured';
 
@@ -67,6 +64,7 @@ export class RunPodClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownedAgent: Agent | null;
   private readonly now: () => number;
+  private readonly onExchange: (exchange: RunPodExchange) => void;
 
   constructor(options: RunPodClientOptions) {
     const key = options.apiKey?.trim() ?? '';
@@ -79,6 +77,7 @@ export class RunPodClient {
     this.maxMetricsBytes = positiveOr(options.maxMetricsBytes, DEFAULT_MAX_METRICS_BYTES);
     this.logger = options.logger ?? SILENT_LOGGER;
     this.now = options.now ?? Date.now;
+    this.onExchange = options.onExchange ?? (() => undefined);
     if (options.dispatcher !== undefined) {
       this.dispatcher = options.dispatcher;
       this.ownedAgent = null;
@@ -185,39 +184,23 @@ export class RunPodClient {
 
   /**
    * GET {proxy}/metrics: one scrape of vLLM. null whenever the scrape did not
-   * reach vLLM (non-2xx — 404 while not routing, 502 while the model loads —,
-   * transport failure, timeout, oversized body, no vLLM families, unconfigured).
+   * reach vLLM (see scrapeVllmActivity); null while unconfigured.
    */
   async getActivity(podId: string, port: number, signal?: AbortSignal): Promise<PodActivity | null> {
     if (!this.isConfigured) {
       return null;
     }
-    const outcome = this.scrub(
-      await performExchange(this.dispatcher, {
-        method: 'GET',
-        url: metricsUrl(this.proxyUrl(podId, port)),
-        headers: { 'user-agent': BROWSER_USER_AGENT, accept: 'text/plain, */*' },
-        timeouts: this.metricsTimeouts,
-        maxBodyBytes: this.maxMetricsBytes,
-        signal,
-      }),
-    );
-    if (outcome.kind === 'failed') {
-      this.logger.debug({ op: 'metrics', podId, port, reason: outcome.reason }, 'pod metrics unreachable');
-      return null;
-    }
-    if (outcome.status < 200 || outcome.status >= 300) {
-      this.logger.debug(
-        { op: 'metrics', podId, port, httpStatus: outcome.status },
-        'pod metrics unreachable',
-      );
-      return null;
-    }
-    const activity = activityFromSamples(parsePrometheusText(outcome.body));
-    if (activity === null) {
-      this.logger.debug({ op: 'metrics', podId, port }, 'pod metrics carry no vLLM families');
-    }
-    return activity;
+    return scrapeVllmActivity({
+      dispatcher: this.dispatcher,
+      url: metricsUrl(this.proxyUrl(podId, port)),
+      timeouts: this.metricsTimeouts,
+      maxBodyBytes: this.maxMetricsBytes,
+      // Every scrape is one exchange: reported for metrics, then scrubbed.
+      scrub: (outcome) => this.scrub(this.reported('metrics', outcome)),
+      logger: this.logger,
+      logContext: { op: 'metrics', podId, port },
+      signal,
+    });
   }
 
   /** Closes the connection pool the client created; an injected dispatcher belongs to its owner. */
@@ -263,7 +246,24 @@ export class RunPodClient {
         signal,
       }),
     );
-    this.logControlPlaneOutcome(op, method, path, outcome);
+    this.reported(op, outcome);
+    logControlPlaneOutcome(this.logger, op, method, path, outcome);
+    return outcome;
+  }
+
+  /** Tells the metrics hook; one that throws must not turn an answered call into a failed one. */
+  private reported(route: string, outcome: ExchangeOutcome): ExchangeOutcome {
+    const status =
+      outcome.kind === 'response'
+        ? String(outcome.status)
+        : outcome.reason === 'timeout'
+          ? 'timeout'
+          : 'error';
+    try {
+      this.onExchange({ route, status });
+    } catch {
+      // ignored: see above
+    }
     return outcome;
   }
 
@@ -271,26 +271,7 @@ export class RunPodClient {
   private scrub(outcome: ExchangeOutcome): ExchangeOutcome {
     return outcome.kind === 'failed'
       ? { kind: 'failed', reason: redactSecret(outcome.reason, this.apiKey) }
-      : { ...outcome, body: redactSecret(outcome.body, this.apiKey) };
-  }
-
-  private logControlPlaneOutcome(
-    op: string,
-    method: HttpMethod,
-    path: string,
-    outcome: ExchangeOutcome,
-  ): void {
-    if (outcome.kind === 'failed') {
-      this.logger.warn({ op, method, path, reason: outcome.reason }, 'runpod call failed');
-      return;
-    }
-    if (outcome.status >= 200 && outcome.status < 300) {
-      this.logger.debug({ op, method, path, httpStatus: outcome.status }, 'runpod call answered');
-      return;
-    }
-    const parsed = parseJson(outcome.body);
-    const detail = parsed.ok ? problemText(parsed.value) : null;
-    this.logger.warn({ op, method, path, httpStatus: outcome.status, detail }, 'runpod call refused');
+      : { ...outcome, body: redactSecretInBody(outcome.body, this.apiKey) };
   }
 }
 

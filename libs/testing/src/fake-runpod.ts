@@ -5,6 +5,7 @@ import type {
   PodActivity,
   PodObservation,
   PodStatus,
+  RealisedContract,
 } from '@podwarden/policies';
 import type { CreatePodRequest, PodActionResult, PodList, RunPodClient } from '@podwarden/runpod-client';
 import { ScriptedAnswers, UnexpectedCallError, type ScriptedAnswer } from './scripted-answers';
@@ -102,6 +103,8 @@ export class FakeRunPod implements RunPodControlPlane {
   private readonly terminations = new ScriptedAnswers<string, PodActionResult>();
   private readonly creates = new ScriptedAnswers<CreatePodRequest, CreatePodResult>();
   private readonly catalogs = new ScriptedAnswers<void, GpuCatalogEntry[]>();
+  /** What each pod the fake created was asked to be: a faithful RunPod reports exactly that. */
+  private readonly placed = new Map<string, RealisedContract>();
 
   // ---- the world -------------------------------------------------------------------------
 
@@ -245,6 +248,7 @@ export class FakeRunPod implements RunPodControlPlane {
     this.calls.length = 0;
     this.events.length = 0;
     this.createRequests.length = 0;
+    this.placed.clear();
     this.scrapedPorts.length = 0;
     this.world.clear();
     this.observations.clear();
@@ -289,9 +293,9 @@ export class FakeRunPod implements RunPodControlPlane {
     const call = this.log(`observe ${podId}`);
     await this.readDelay();
     const script = this.observations.get(podId);
-    if (script?.hasAnswer) return script.answer(podId, call);
+    if (script?.hasAnswer) return this.withRealised(await script.answer(podId, call));
     this.unscripted(call);
-    return observationOf(podId, this.world.get(podId));
+    return this.withRealised(observationOf(podId, this.world.get(podId)));
   }
 
   async getActivity(podId: string, port: number, signal?: AbortSignal): Promise<PodActivity | null> {
@@ -333,7 +337,9 @@ export class FakeRunPod implements RunPodControlPlane {
     this.createRequests.push(request);
     const call = this.log(`create ${request.gpuId}`);
     if (!this.creates.hasAnswer) throw new UnexpectedCallError(call);
-    return this.creates.answer(request, call);
+    const answer = await this.creates.answer(request, call);
+    if (answer.podId !== null) this.placed.set(answer.podId, placedBy(request));
+    return answer;
   }
 
   async getCatalog(signal?: AbortSignal): Promise<GpuCatalogEntry[]> {
@@ -353,6 +359,16 @@ export class FakeRunPod implements RunPodControlPlane {
   /** For code typed on the whole client (the stop service); the fake answers every method it calls. */
   asRunPodClient(): RunPodClient {
     return this as unknown as RunPodClient;
+  }
+
+  /**
+   * A pod the fake created reads as exactly what was asked for, unless the
+   * script says what was realised: so a spec scripts only the unfaithful case.
+   */
+  private withRealised(observation: PodObservation): PodObservation {
+    if (observation.kind !== 'found' || observation.realised !== undefined) return observation;
+    const realised = this.placed.get(observation.podId);
+    return realised === undefined ? observation : { ...observation, realised };
   }
 
   private refuseIfAborted(signal: AbortSignal | undefined): void {
@@ -385,6 +401,15 @@ function scriptOf<R>(
     scripts.set(podId, script);
   }
   return script;
+}
+
+function placedBy(request: CreatePodRequest): RealisedContract {
+  return {
+    volumeIds: [request.volumeId],
+    dataCenterId: request.dataCenterId,
+    gpuId: request.gpuId,
+    costPerHr: null,
+  };
 }
 
 function listedOf(pod: FakePod): ListedPod {

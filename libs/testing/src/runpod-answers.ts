@@ -1,4 +1,10 @@
-import type { CreatePodResult, ListedPod, PodObservation, PodStatus } from '@podwarden/policies';
+import type {
+  CreatePodResult,
+  ListedPod,
+  PodObservation,
+  PodStatus,
+  RealisedContract,
+} from '@podwarden/policies';
 import type { PodActionResult, PodList } from '@podwarden/runpod-client';
 
 /** The volume the test config wakes; pods "on the volume" mount it. */
@@ -34,8 +40,16 @@ export function found(
   podId: string,
   status: PodStatus,
   gpuCount = status === 'Running' ? 1 : 0,
+  realised?: RealisedContract,
 ): PodObservation {
-  return { kind: 'found', podId, status, gpuCount };
+  return realised === undefined
+    ? { kind: 'found', podId, status, gpuCount }
+    : { kind: 'found', podId, status, gpuCount, realised };
+}
+
+/** What a faithful RunPod placed for a create on `gpuId` (our volume, the test datacenter). */
+export function placedOn(gpuId: string, changes: Partial<RealisedContract> = {}): RealisedContract {
+  return { volumeIds: [OUR_VOLUME], dataCenterId: 'EU-RO-1', gpuId, costPerHr: null, ...changes };
 }
 
 export function notFound(podId: string): PodObservation {

@@ -46,7 +46,19 @@ export type ProxyTraffic = ProxyStats;
 
 export interface FaultRequest {
   readonly route: 'catalog' | 'list' | 'observe' | 'create' | 'action' | 'terminate' | 'metrics';
-  readonly kind: 'status' | 'delay' | 'malformed' | 'bare-404' | 'after-effect' | 'no-id' | 'unreadable';
+  readonly kind:
+    | 'status'
+    | 'delay'
+    | 'malformed'
+    | 'bare-404'
+    | 'after-effect'
+    | 'no-id'
+    | 'unreadable'
+    | 'no-volume'
+    | 'other-gpu'
+    | 'late-answer';
+  readonly gpuId?: string;
+  readonly listLagMs?: number;
   readonly podId?: string;
   readonly times?: number;
   readonly status?: number;

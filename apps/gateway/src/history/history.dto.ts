@@ -8,7 +8,10 @@ export class ActionDto extends PodPlacementDto {
   @ApiProperty({ format: 'date-time' })
   readonly at!: string;
 
-  @ApiProperty({ enum: ['Start', 'Create', 'Terminate', 'Stop'] })
+  @ApiProperty({
+    enum: ['Start', 'Create', 'Terminate', 'Stop', 'KeepAlive'],
+    description: 'KeepAlive: an operator set or cleared a keep-alive (no RunPod call; detail says who asked)',
+  })
   readonly action!: ActionRecord['action'];
 
   @ApiProperty({ type: 'integer', description: "RunPod's answer; recorded also when it refused" })

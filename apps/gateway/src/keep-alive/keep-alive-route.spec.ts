@@ -1,4 +1,4 @@
-import { KeepAliveStore } from '@podwarden/platform';
+import { ActionLog, KeepAliveStore } from '@podwarden/platform';
 import {
   OPERATOR,
   WAKER,
@@ -32,10 +32,7 @@ describe('POST and DELETE /api/pods/{name}/keepalive', () => {
     await store.clear('qwen');
   });
 
-  it.each([
-    ['the operator token', OPERATOR],
-    ['the wake token (keeping a pod up is wake-like)', WAKER],
-  ])(
+  it.each([['the operator token', OPERATOR]])(
     'with %s, POST sets the keep-alive minutes from now and answers 200 with its ISO deadline',
     async (_rule, headers) => {
       const before = Date.now();
@@ -67,16 +64,16 @@ describe('POST and DELETE /api/pods/{name}/keepalive', () => {
     expect(untilMs(answer) - Date.now()).toBeLessThanOrEqual(60_000);
   });
 
-  it.each([
-    ['the operator token', OPERATOR],
-    ['the wake token', WAKER],
-  ])('with %s, DELETE clears it and answers 200 with keepAliveUntil null', async (_rule, headers) => {
-    await store.set('qwen', Date.now() + 60_000);
-    const answer = await gw.request('DELETE', '/api/pods/Qwen/keepalive', headers);
-    expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ name: 'qwen', keepAliveUntil: null });
-    expect(await store.get('qwen')).toBeNull();
-  });
+  it.each([['the operator token', OPERATOR]])(
+    'with %s, DELETE clears it and answers 200 with keepAliveUntil null',
+    async (_rule, headers) => {
+      await store.set('qwen', Date.now() + 60_000);
+      const answer = await gw.request('DELETE', '/api/pods/Qwen/keepalive', headers);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ name: 'qwen', keepAliveUntil: null });
+      expect(await store.get('qwen')).toBeNull();
+    },
+  );
 
   it('DELETE with no keep-alive set is still 200 with keepAliveUntil null', async () => {
     const answer = await gw.request('DELETE', '/api/pods/qwen/keepalive', OPERATOR);
@@ -141,6 +138,8 @@ describe('POST and DELETE /api/pods/{name}/keepalive', () => {
     ['POST with bad minutes and no token (401 before 400)', 'POST', {}, { minutes: -1 }],
     ['DELETE without a token', 'DELETE', {}, undefined],
     ['DELETE with a wrong token', 'DELETE', { 'X-Rig-Operator-Token': 'nope' }, undefined],
+    ['POST with the wake-only token (accepted on start only)', 'POST', WAKER, { minutes: 5 }],
+    ['DELETE with the wake-only token', 'DELETE', WAKER, undefined],
   ])('%s is a 401 problem and changes nothing', async (_rule, method, headers, body) => {
     await store.set('qwen', Date.now() + 60_000);
     const before = await store.get('qwen');
@@ -190,6 +189,40 @@ describe('POST and DELETE /api/pods/{name}/keepalive', () => {
     expect(cleared.body.keepAliveUntil).toBeNull();
   });
 
+  it('setting and clearing are recorded in the action log with who asked, newest first', async () => {
+    const actions = gw.app.get(ActionLog);
+    const set = await gw.request(
+      'POST',
+      '/api/pods/qwen/keepalive',
+      { ...OPERATOR, 'X-Requested-By': 'alice' },
+      { minutes: 2 },
+    );
+    await gw.request('DELETE', '/api/pods/qwen/keepalive', OPERATOR);
+    const [cleared, kept] = await actions.recent('qwen', 2);
+    expect(kept).toMatchObject({
+      action: 'KeepAlive',
+      trigger: 'manual',
+      podId: null,
+      httpStatus: 0,
+      ok: true,
+      detail: `set until ${String(set.body.keepAliveUntil)} (2 min) by alice`,
+    });
+    expect(cleared).toMatchObject({ action: 'KeepAlive', detail: 'cleared by operator' });
+    const history = await gw.request('GET', '/api/pods/qwen/history?limit=2');
+    expect((history.body.actions as Array<{ action: string }>).map((a) => a.action)).toEqual([
+      'KeepAlive',
+      'KeepAlive',
+    ]);
+  });
+
+  it('a refused change records nothing', async () => {
+    const actions = gw.app.get(ActionLog);
+    const before = (await actions.recent('qwen', 100)).length;
+    await gw.request('POST', '/api/pods/qwen/keepalive', WAKER, { minutes: 5 });
+    await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: 0 });
+    expect(await actions.recent('qwen', 100)).toHaveLength(before);
+  });
+
   it('the routes are in the OpenAPI document', async () => {
     const docs = await gw.request('GET', '/docs-json');
     const paths = docs.body.paths as Record<string, Record<string, unknown>>;
@@ -199,11 +232,12 @@ describe('POST and DELETE /api/pods/{name}/keepalive', () => {
   it('never leaks a secret in the answers and log lines it produces', async () => {
     const produced = await gw.produced(async () => {
       await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: 5 });
-      await gw.request('POST', '/api/pods/qwen/keepalive', WAKER, { minutes: -1 });
+      await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: -1 });
       await gw.request('POST', '/api/pods/qwen/keepalive', { 'X-Rig-Operator-Token': 'x' }, { minutes: 5 });
       await gw.request('DELETE', '/api/pods/qwen/keepalive', WAKER);
+      await gw.request('DELETE', '/api/pods/qwen/keepalive', OPERATOR);
     });
-    expect(produced.answers.map((answer) => answer.status)).toEqual([200, 400, 401, 200]);
+    expect(produced.answers.map((answer) => answer.status)).toEqual([200, 400, 401, 401, 200]);
     expect(leakedSecrets(produced)).toEqual([]);
   });
 });
@@ -308,6 +342,35 @@ describe('keep-alive when Redis cannot be reached', () => {
     expect(answer.status).toBe(503);
     expect(answer.contentType).toContain('application/problem+json');
     expect(answer.body).toMatchObject({ status: 503, title: 'Keep-alive store unavailable', name: 'qwen' });
+  });
+});
+
+describe('keep-alive under a ceiling set by KEEP_ALIVE_MAX_MINUTES', () => {
+  let gw: GatewayHarness;
+  beforeAll(async () => {
+    gw = await startGateway('keepalive-ceiling', { env: { KEEP_ALIVE_MAX_MINUTES: '60' } });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('more than the ceiling is a 400 naming it, and nothing is written or recorded', async () => {
+    const store = gw.app.get(KeepAliveStore);
+    const answer = await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: 61 });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      title: 'Bad minutes',
+      detail: 'minutes must be a number greater than 0 and at most 60 (KEEP_ALIVE_MAX_MINUTES)',
+      field: 'minutes',
+      name: 'qwen',
+    });
+    expect(await store.get('qwen')).toBeNull();
+    expect(await gw.app.get(ActionLog).recent('qwen', 10)).toEqual([]);
+  });
+
+  it('the ceiling itself is accepted', async () => {
+    const answer = await gw.request('POST', '/api/pods/qwen/keepalive', OPERATOR, { minutes: 60 });
+    expect(answer.status).toBe(200);
   });
 });
 

@@ -16,7 +16,7 @@ import { PodListDto, PodStatusDto } from '../status/pod-status.dto';
 import { PodStatusService } from '../status/pod-status.service';
 import { stopAnswer } from '../stop/stop-answer';
 import { StopResponseDto } from '../stop/stop-response.dto';
-import { requestedBy } from '../wake/requested-by';
+import { OPERATOR_REQUESTER, requestedBy } from '../wake/requested-by';
 import { StartResponseDto } from '../wake/start-response.dto';
 import { StartWakeService } from '../wake/start-wake.service';
 import { ConfiguredPod, PodRoute, UNEXPECTED_ERROR } from './pod-route.decorator';
@@ -108,28 +108,39 @@ export class PodsController {
     return answer.body;
   }
 
+  // Operator only: keeping a pod up bills, so the wake-only token (start only) is refused here.
   @Post(':name/keepalive')
   @HttpCode(200)
-  @Operator('operator-or-wake', 'Redis did not take it')
+  @Operator('operator', 'Redis did not take it')
   @PodRoute()
   @ApiOperation({
     summary: 'Hold off the idle stop for some minutes from now; boot grace and the runtime cap still apply',
   })
+  @ApiHeader({ name: 'X-Requested-By', required: false, description: 'who asks, recorded in the action log' })
   @ApiOkResponse({ description: 'the keep-alive now in force', type: KeepAliveResponseDto })
-  @ApiProblemResponse(400, 'bad minutes')
+  @ApiProblemResponse(400, 'bad minutes (above 0, at most KEEP_ALIVE_MAX_MINUTES)')
   keepAlive(
     @ConfiguredPod() pod: PodConfig,
     @Body() body: KeepAliveRequestDto,
+    @Headers('x-requested-by') requester: string | undefined,
   ): Promise<KeepAliveResponseDto> {
-    return this.status.changing(pod, () => this.keepAlives.keepAlive(pod, body.minutes));
+    return this.status.changing(pod, () =>
+      this.keepAlives.keepAlive(pod, body.minutes, requestedBy(requester, OPERATOR_REQUESTER)),
+    );
   }
 
   @Delete(':name/keepalive')
-  @Operator('operator-or-wake', 'Redis did not take it')
+  @Operator('operator', 'Redis did not take it')
   @PodRoute()
   @ApiOperation({ summary: 'Clear the keep-alive: the idle stop applies again' })
+  @ApiHeader({ name: 'X-Requested-By', required: false, description: 'who asks, recorded in the action log' })
   @ApiOkResponse({ description: 'keepAliveUntil is null', type: KeepAliveResponseDto })
-  clearKeepAlive(@ConfiguredPod() pod: PodConfig): Promise<KeepAliveResponseDto> {
-    return this.status.changing(pod, () => this.keepAlives.clear(pod));
+  clearKeepAlive(
+    @ConfiguredPod() pod: PodConfig,
+    @Headers('x-requested-by') requester: string | undefined,
+  ): Promise<KeepAliveResponseDto> {
+    return this.status.changing(pod, () =>
+      this.keepAlives.clear(pod, requestedBy(requester, OPERATOR_REQUESTER)),
+    );
   }
 }

@@ -17,6 +17,12 @@ export interface IdleStopRequest {
   readonly reason: StopReason;
   /** Every pod read this tick, with its signal: the targets are those observed up. */
   readonly perPod: readonly PodSignalOf[];
+  /**
+   * The pods seen up this tick, where a failed per-pod read falls back to the
+   * list's status and a failed list to the pods last seen up: the cap's targets,
+   * so a cap due on a blind tick still stops what bills.
+   */
+  readonly seenUp: readonly string[];
   /** The volume's signal this tick, for the log line. */
   readonly signal: PodSignal;
   readonly listed: readonly ListedPod[];
@@ -45,7 +51,7 @@ export async function applyIdleStop(
   request: IdleStopRequest,
 ): Promise<IdleStopResult> {
   const { pod, reason, state, now } = request;
-  const targets = stopTargets(request.perPod);
+  const targets = reason === 'runtime-cap' ? [...request.seenUp] : stopTargets(request.perPod);
   if (deps.dryRun) {
     for (const target of targets)
       deps.logger.warn(

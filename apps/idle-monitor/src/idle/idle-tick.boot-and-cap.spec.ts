@@ -101,4 +101,47 @@ describe('IdleTickService: boot grace and the runtime cap', () => {
     expect(ready.line).toBe('Ready idle=0 boot=0 ready=31s up=1s | list, metrics p1');
     expect(due.line).toBe('Down idle=0 boot=0 ready=- up=- | list, metrics p1, stop p1 => runtime-cap');
   });
+  it('the cap fires through blind ticks: every scrape and per-pod read failing, it stops the pods the list shows billing', async () => {
+    const h = harness({ env: { MAX_RUNTIME_MINUTES: '1' } });
+    h.fake.setPod('p1', { metrics: { active: 1, completed: 42 } });
+    h.fake.setPod('p2', { metrics: { active: 0, completed: 1 } });
+    h.fake.setPod('p3', { metrics: null, observation: 'Exited', listedStatus: 'EXITED' });
+    await h.lines(2);
+    // From here every scrape and every observe fails: the volume reads Unknown.
+    for (const id of ['p1', 'p2', 'p3']) h.fake.setPod(id, { metrics: null, observation: 'unreadable' });
+    const blind = await h.next(50_000);
+    const due = await h.next(10_000);
+
+    expect(blind.line).toBe(
+      'Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1, observe p1, metrics p2, observe p2, metrics p3, observe p3',
+    );
+    expect(due.line).toBe(
+      'Down idle=0 boot=0 ready=- up=- | list, metrics p1, observe p1, metrics p2, observe p2, metrics p3, observe p3, stop p1, stop p2 => runtime-cap',
+    );
+    expect(await triggers(h)).toEqual(['Stop p1 runtime-cap ok=true', 'Stop p2 runtime-cap ok=true']);
+  });
+
+  it('the cap fires through blind ticks whose list fails too: it stops every pod it last saw up', async () => {
+    const h = harness({ env: { MAX_RUNTIME_MINUTES: '1' } });
+    h.fake.setPod('p1', { metrics: { active: 1, completed: 42 } });
+    h.fake.setPod('p2', { metrics: null, observation: 'Starting' });
+    await h.lines(2);
+    h.fake.listFails();
+    const blind = await h.next(50_000);
+    const due = await h.next(10_000);
+
+    expect(blind.line).toBe('Ready idle=0 boot=0 ready=1s up=1s | list');
+    expect(due.line).toBe('Down idle=0 boot=0 ready=- up=- | list, stop p1, stop p2 => runtime-cap');
+    expect(await triggers(h)).toEqual(['Stop p1 runtime-cap ok=true', 'Stop p2 runtime-cap ok=true']);
+  });
+
+  it('a failed list is still never "nothing to stop" for the idle window: the streak holds, no stop', async () => {
+    const h = harness({ env: { IDLE_MINUTES: '0.05', MAX_RUNTIME_MINUTES: '0' } });
+    h.fake.setPod('p1', { metrics: { active: 0, completed: 1 } });
+    await h.lines(2);
+    h.fake.listFails();
+    const blind = await h.lines(5);
+    expect(blind).toEqual(Array<string>(5).fill('Ready idle=1 boot=0 ready=1s up=1s | list'));
+    expect(await triggers(h)).toEqual([]);
+  });
 });

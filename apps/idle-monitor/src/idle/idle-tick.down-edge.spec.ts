@@ -39,6 +39,7 @@ describe('IdleTickService: the Down edge and refused stops', () => {
     expect(stopped.record).toEqual({
       state: INITIAL_IDLE_STATE,
       baselines: {},
+      seenUp: [],
       updatedAt: stopped.record.updatedAt,
       lastTickId: 'tick-7',
       lastTickScheduledAt: null,
@@ -202,6 +203,7 @@ describe('IdleTickService: the Down edge and refused stops', () => {
     expect(afterStop).toEqual({
       state: INITIAL_IDLE_STATE,
       baselines: {},
+      seenUp: [],
       updatedAt: afterStop.updatedAt,
       lastTickId: 'tick-3',
       lastTickScheduledAt: null,

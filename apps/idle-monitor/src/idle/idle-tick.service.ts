@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   advanceIdle,
   aggregateSignals,
+  idleEventsOf,
   idleSettings,
   isPodConfigured,
   nextBaselines,
@@ -12,18 +13,24 @@ import {
   type PodConfig,
   type PodSignalOf,
   type PodwardenConfig,
+  type ProxyActivity,
   type StopReason,
   type VolumeSignal,
+  withProxyActivity,
 } from '@podwarden/policies';
-import { lookupVolume } from '@podwarden/policies';
+import { lookupVolume, seenUpPods } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import {
+  errorMessage,
   mapBounded,
+  withinTimeout,
   type AppLogger,
   type HeldIdleLock,
   type IdleRecord,
   type IdleStateStore,
   type PublishTicket,
+  type ProxyActivityStore,
+  type PodEventSink,
   type StopService,
 } from '@podwarden/platform';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
@@ -40,10 +47,14 @@ export interface IdleTickDependencies {
   readonly stops: Pick<StopService, 'stopPods'>;
   /** Operators' keep-alives: they hold off the idle stop only. */
   readonly keepAlives: KeepAliveReader;
+  /** The inference proxies' traffic: a request in flight through any replica reads Busy. */
+  readonly proxyActivity: Pick<ProxyActivityStore, 'read'>;
   readonly logger: AppLogger;
   readonly now: () => number;
   /** The status snapshot and time-to-ready, published from what the tick read; none in most specs. */
   readonly status?: TickStatusEffects;
+  /** Phase edges and idle-streak changes, for the gateway's event stream. */
+  readonly events?: PodEventSink;
 }
 
 export type PodTickOutcome =
@@ -55,6 +66,8 @@ const UNCONFIGURED: PodTickOutcome = { kind: 'skipped', why: 'unconfigured' };
 /** What one tick read of a pod's volume. */
 interface TickObservation {
   readonly perPod: PodSignalOf[];
+  /** The pods seen up this tick (or last seen up, when the list failed): the cap's targets. */
+  readonly seenUp: readonly string[];
   readonly podsOnVolume: readonly string[];
   readonly aggregate: VolumeSignal;
   readonly baselines: BaselineBook;
@@ -123,7 +136,7 @@ export class IdleTickService {
     const record = await this.deps.store.load(pod.name);
     if (alreadyCounted(record, tick)) return { kind: 'skipped', why: 'already-ticked' };
 
-    const seen = await this.observe(pod, list, record, tick);
+    const seen = await this.withProxyTraffic(pod, record, await this.observe(pod, list, record, tick));
     const now = this.deps.now();
     const advance = await holdForKeepAlive(
       this.deps.keepAlives,
@@ -152,9 +165,12 @@ export class IdleTickService {
       updatedAt: now,
       lastTickId: tick.tickId,
       lastTickScheduledAt: tick.scheduledAt ?? record.lastTickScheduledAt ?? null,
+      // An accepted stop is the Down edge: nothing is up any more as far as the cap is concerned.
+      seenUp: after.stopAccepted === true ? [] : seen.seenUp,
     };
     if (!(await lock.save(next))) return this.lockLost(pod, tick);
     const { stopAccepted } = after;
+    await this.announce(pod, record.state, next.state, advance.stop);
     logTick(logger, {
       pod,
       tickId: tick.tickId,
@@ -183,6 +199,7 @@ export class IdleTickService {
     const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));
     return {
       perPod,
+      seenUp: seenUpPods(lookup, perPod, listedOf(list), record.seenUp ?? []),
       podsOnVolume,
       aggregate: aggregateSignals(lookup, perPod),
       // An unreadable list says nothing about which pods are on the volume: keep what we had.
@@ -193,6 +210,38 @@ export class IdleTickService {
     };
   }
 
+  /** Read after the scrape, so a request that ended between the scrape and now still counts. */
+  private async withProxyTraffic(
+    pod: PodConfig,
+    record: IdleRecord,
+    seen: TickObservation,
+  ): Promise<TickObservation> {
+    const { config, logger } = this.deps;
+    let proxy: ProxyActivity | null;
+    try {
+      proxy = await withinTimeout(
+        this.deps.proxyActivity.read(pod.name, this.deps.now()),
+        config.tuning.redisReadTimeoutMs,
+        'proxy activity read',
+      );
+    } catch (error) {
+      logger.warn(
+        { pod: pod.name, err: errorMessage(error) },
+        'proxy activity unreadable; reading it as Busy',
+      );
+      proxy = null;
+    }
+    const signal = withProxyActivity(
+      seen.aggregate.signal,
+      record.state.phase,
+      record.state.lastTickAt,
+      proxy,
+    );
+    if (signal === seen.aggregate.signal) return seen;
+    logger.debug({ pod: pod.name, proxy, scraped: seen.aggregate.signal }, 'proxy traffic reads Busy');
+    return { ...seen, aggregate: { ...seen.aggregate, signal } };
+  }
+
   private stop(
     pod: PodConfig,
     reason: StopReason,
@@ -201,12 +250,13 @@ export class IdleTickService {
     listed: readonly ListedPod[],
     now: number,
   ): Promise<IdleStopResult> {
-    const { perPod, podsOnVolume, baselines } = seen;
+    const { perPod, podsOnVolume, baselines, seenUp } = seen;
     const deps = { stops: this.deps.stops, logger: this.deps.logger, dryRun: this.deps.config.idleDryRun };
     return applyIdleStop(deps, {
       pod,
       reason,
       perPod,
+      seenUp,
       signal: seen.aggregate.signal,
       listed,
       podsOnVolume,
@@ -214,6 +264,21 @@ export class IdleTickService {
       baselines,
       now,
     });
+  }
+
+  /** Publishing never throws (the publisher logs), so the tick's outcome stands whatever Redis says. */
+  private async announce(
+    pod: PodConfig,
+    before: IdleState,
+    after: IdleState,
+    stop: StopReason | null,
+  ): Promise<void> {
+    const { events, config } = this.deps;
+    if (events === undefined) return;
+    const required = settingsOf(config, pod).requiredIdleStreak;
+    for (const event of idleEventsOf(before, after, required, stop)) {
+      await events.publish(pod.name, event.type, event.data);
+    }
   }
 
   private lockLost(pod: PodConfig, tick: TickContext): PodTickOutcome {

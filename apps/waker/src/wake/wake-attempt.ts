@@ -1,8 +1,10 @@
 import { classifyLastWake, proxyUrlFor } from '@podwarden/policies';
 import {
   errorMessage,
+  FenceLostError,
   wakeReportOf,
   type WakeCompletion,
+  type PodEventSink,
   type WakeGate,
   type WakeHistory,
   type WakeJobResult,
@@ -11,13 +13,16 @@ import {
 import type { WakeDependencies } from './wake-dependencies';
 import type { WakePhase, WakeProgressReporter } from './wake-progress-reporter';
 import type { WakeRequest } from './wake-request';
-import { providerFailed, type WakeResult } from './wake-result';
+import { providerFailed, stoppedByOperator, type WakeResult } from './wake-result';
+import type { WakeRunFence } from './wake-run-context';
 import { WakeRun } from './wake-run';
 
 export interface WakeAttemptDependencies extends WakeDependencies {
   readonly gate: Pick<WakeGate, 'publishResult'>;
   readonly history: Pick<WakeHistory, 'requested' | 'completed'>;
   readonly progress: Pick<WakeProgressStore, 'set' | 'clear'>;
+  /** Wake requested, progress and outcome, for the gateway's event stream. */
+  readonly events?: PodEventSink;
 }
 
 /**
@@ -28,14 +33,29 @@ export interface WakeAttemptDependencies extends WakeDependencies {
 export class WakeAttempt {
   constructor(private readonly deps: WakeAttemptDependencies) {}
 
-  async run(request: WakeRequest, signal?: AbortSignal): Promise<WakeJobResult> {
+  async run(request: WakeRequest, signal?: AbortSignal, fence?: WakeRunFence): Promise<WakeJobResult> {
     const { pod, attemptId, requestedBy } = request;
     const requestedAt = this.deps.now().toISOString();
     await this.deps.history.requested({ podName: pod.name, attemptId, requestedAt, requestedBy });
+    await this.deps.events?.publish(pod.name, 'wake-requested', {
+      attemptId,
+      requestedBy: requestedBy ?? null,
+    });
     let result: WakeResult;
     try {
-      result = await new WakeRun(this.deps, pod, this.reporterFor(request), signal).run();
+      result = await new WakeRun(this.deps, pod, this.reporterFor(request), signal, fence).run();
     } catch (error) {
+      if (error instanceof FenceLostError && error.state === 'stopped') {
+        return this.finish(request, requestedAt, stoppedByOperator());
+      }
+      if (error instanceof FenceLostError) {
+        // The run holding the gate now (a re-delivery of this job) records this attempt.
+        this.deps.logger.warn(
+          { pod: pod.name, attemptId, fenceToken: fence?.token },
+          `wake fenced out: ${error.message}`,
+        );
+        throw error;
+      }
       const thrown = providerFailed(thrownMessage(error, signal), {
         candidatesConsidered: 0,
         lastProviderStatus: null,
@@ -51,6 +71,11 @@ export class WakeAttempt {
       });
       throw error;
     }
+    return this.finish(request, requestedAt, result);
+  }
+
+  private finish(request: WakeRequest, requestedAt: string, result: WakeResult): Promise<WakeJobResult> {
+    const { pod, attemptId } = request;
     const level = result.outcome === 'Failed' ? 'warn' : 'info';
     this.deps.logger[level](
       { pod: pod.name, attemptId, outcome: result.outcome, podId: result.podId },
@@ -98,6 +123,15 @@ export class WakeAttempt {
       joined: false,
     };
     await this.deps.gate.publishResult(jobResult).catch(() => undefined);
+    await this.deps.events?.publish(pod.name, 'wake-completed', {
+      attemptId,
+      ...verdict,
+      reason: result.message,
+      podId: result.podId,
+      gpuId: result.gpuId,
+      pricePerHour: result.pricePerHour,
+      proxyUrl: jobResult.proxyUrl,
+    });
     await this.deps.progress.clear(pod.name, attemptId).catch(() => undefined);
     return jobResult;
   }
@@ -106,6 +140,7 @@ export class WakeAttempt {
   private reporterFor({ pod, attemptId }: WakeRequest): WakeProgressReporter {
     return {
       report: async (phase: WakePhase, message: string): Promise<void> => {
+        await this.deps.events?.publish(pod.name, 'wake-progress', { attemptId, phase, message });
         try {
           await this.deps.progress.set(pod.name, {
             attemptId,

@@ -22,6 +22,14 @@ export function providerFailed(
   return { ...nothingReached('Failed', message, diagnostics), failureKind: 'provider', podId };
 }
 
+/** An operator's stop for the volume took the gate away: the wake starts or creates nothing more. */
+export function stoppedByOperator(): WakeResult {
+  return providerFailed('stopped by operator; the wake made no RunPod write after the stop', {
+    candidatesConsidered: 0,
+    lastProviderStatus: null,
+  });
+}
+
 /** A pod already on the volume serves: one we started, or one that was running. */
 export function serving(podId: string, startedByUs: boolean, diagnostics: WakeDiagnostics): WakeResult {
   return startedByUs
@@ -53,17 +61,18 @@ export function stillStarting(
   };
 }
 
-/** The poll budget ran out before the pod this wake created was Running. */
-export function newPodNotYetRunning(
+/** The pod this wake created will not serve (not what was asked, failed, or not running in time). */
+export function createdPodEnded(
   podId: string,
   candidate: GpuCandidate,
-  maxPolls: number,
+  message: string,
   diagnostics: WakeDiagnostics,
 ): WakeResult {
   return {
     ...onCandidate(podId, candidate, diagnostics),
-    outcome: 'Waiting',
-    message: `pod ${podId} created on ${candidate.gpuId} but not running after ${maxPolls} polls; stale pods left intact; poll again`,
+    outcome: 'Failed',
+    failureKind: 'provider',
+    message,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { AppLogger } from '../logging/logger';
+import { markShuttingDown } from './shutdown-state';
 
 interface Closable {
   close(): Promise<void>;
@@ -10,7 +11,7 @@ interface Closable {
  * the signal afterwards, which orchestrators report as a kill, not a clean
  * stop. A second signal, or a close that hangs, exits at once.
  */
-export function closeOnSignals(app: Closable, logger: AppLogger, graceMs = 30_000): void {
+export function closeOnSignals(app: Closable, logger: AppLogger, graceMs: number): void {
   let closing = false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (closing) {
@@ -18,6 +19,7 @@ export function closeOnSignals(app: Closable, logger: AppLogger, graceMs = 30_00
       process.exit(1);
     }
     closing = true;
+    markShuttingDown();
     logger.info({ signal }, `${signal} received; shutting down`);
     const timer = setTimeout(() => {
       logger.error({ graceMs }, 'shutdown did not finish in time; exiting');

@@ -12,10 +12,14 @@ import { WakeProgressStore } from '../wake/wake-progress';
 import { WakeGate } from '../wake/wake-gate';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
+import { ProxyActivityStore } from '../proxy/proxy-activity-store';
 import { StopService } from '../stop/stop-service';
 import { StatusSnapshotStore } from '../status/status-snapshot-store';
 import { StatusPublisher } from '../status/status-publisher';
 import { ReadyTimes } from '../status/ready-times';
+import { PodEventPublisher } from '../events/pod-event-publisher';
+import { PodEventReader } from '../events/pod-event-reader';
+import { PodwardenMetrics } from '../metrics/podwarden-metrics';
 import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
 import type { AppStart } from './start-app';
 
@@ -45,7 +49,7 @@ export class PlatformModule {
       { provide: LOGGER, useValue: start.logger },
       {
         provide: REDIS,
-        useFactory: (config: PodwardenConfig) => createRedis(config.redis.url, 'request'),
+        useFactory: (config: PodwardenConfig) => createRedis(config.redis, 'request'),
         inject: [CONFIG],
       },
       {
@@ -53,10 +57,12 @@ export class PlatformModule {
         useFactory: (config: PodwardenConfig) => new RedisKeys(config.redis.prefix),
         inject: [CONFIG],
       },
+      PodwardenMetrics,
       {
         provide: RUNPOD_CLIENT,
-        useFactory: (config: PodwardenConfig, logger: AppLogger) => createRunPodClient(config, logger),
-        inject: [CONFIG, LOGGER],
+        useFactory: (config: PodwardenConfig, logger: AppLogger, metrics: PodwardenMetrics) =>
+          createRunPodClient(config, logger, metrics.observeRunPod),
+        inject: [CONFIG, LOGGER, PodwardenMetrics],
       },
       {
         provide: StatusSnapshotStore,
@@ -117,6 +123,22 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: ProxyActivityStore,
+        useFactory: (redis: Redis, keys: RedisKeys) => new ProxyActivityStore(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
+        provide: PodEventPublisher,
+        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
+          new PodEventPublisher(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
+        inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
+      },
+      {
+        provide: PodEventReader,
+        useFactory: (redis: Redis, keys: RedisKeys) => new PodEventReader(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: StopService,
         useFactory: (
           config: PodwardenConfig,
@@ -124,8 +146,10 @@ export class PlatformModule {
           actions: ActionLog,
           idle: IdleStateStore,
           logger: AppLogger,
-        ) => new StopService(config, client, actions, idle, logger),
-        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER],
+          events: PodEventPublisher,
+          gate: WakeGate,
+        ) => new StopService(config, client, actions, idle, logger, undefined, events, gate),
+        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher, WakeGate],
       },
       PlatformLifecycle,
     ];
@@ -138,16 +162,20 @@ export class PlatformModule {
         REDIS,
         REDIS_KEYS,
         RUNPOD_CLIENT,
+        PodwardenMetrics,
         ActionLog,
         WakeHistory,
         WakeProgressStore,
         WakeGate,
         IdleStateStore,
         KeepAliveStore,
+        ProxyActivityStore,
         StopService,
         StatusSnapshotStore,
         StatusPublisher,
         ReadyTimes,
+        PodEventPublisher,
+        PodEventReader,
       ],
     };
   }

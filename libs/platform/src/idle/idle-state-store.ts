@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import { INITIAL_IDLE_STATE, type BaselineBook, type IdleState } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
+import { RELEASE_IF_HOLDER, RENEW_IF_HOLDER } from '../redis/holder-scripts';
 
 /** Everything the idle monitor remembers about one configured pod, in Redis so no replica or restart forgets it. */
 export interface IdleRecord {
@@ -11,6 +12,8 @@ export interface IdleRecord {
   readonly lastTickId: string | null;
   /** When that tick was scheduled: a stalled older tick delivered late must not count again either. */
   readonly lastTickScheduledAt?: number | null;
+  /** The pods last seen up (kept through an unreadable list): the runtime cap's targets on a blind tick. */
+  readonly seenUp?: readonly string[];
 }
 
 export const EMPTY_IDLE_RECORD: IdleRecord = {
@@ -36,14 +39,6 @@ export interface HeldIdleLock {
 
 const LOCK_POLL_MS = 50;
 
-const RENEW = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
-
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-
 const SAVE_IF_HOLDER = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[2], ARGV[2]) return 1 end
 return 0`;
@@ -65,6 +60,7 @@ export class IdleStateStore {
         updatedAt: parsed.updatedAt ?? null,
         lastTickId: parsed.lastTickId ?? null,
         lastTickScheduledAt: parsed.lastTickScheduledAt ?? null,
+        ...(parsed.seenUp === undefined ? {} : { seenUp: parsed.seenUp }),
       };
     } catch {
       return EMPTY_IDLE_RECORD;
@@ -102,7 +98,7 @@ export class IdleStateStore {
     };
     const renew = setInterval(
       () => {
-        this.redis.eval(RENEW, 1, key, token, leaseMs).then(
+        this.redis.eval(RENEW_IF_HOLDER, 1, key, token, leaseMs).then(
           (renewed) => {
             if (renewed === 0) held.lost = true;
           },
@@ -116,7 +112,7 @@ export class IdleStateStore {
       return { ran: true, value: await work(held) };
     } finally {
       clearInterval(renew);
-      await this.redis.eval(RELEASE, 1, key, token).catch(() => undefined);
+      await this.redis.eval(RELEASE_IF_HOLDER, 1, key, token).catch(() => undefined);
     }
   }
 

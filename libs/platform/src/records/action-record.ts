@@ -1,11 +1,16 @@
 /** One billable write issued to RunPod, accepted or refused ("what did we ask RunPod to bill us for?"). */
 export type BillableAction = 'Start' | 'Create' | 'Terminate' | 'Stop';
+/**
+ * Not a RunPod call but a decision that keeps a pod billing: an operator's
+ * keep-alive set or cleared (httpStatus 0, detail says until when and who asked).
+ */
+export type RecordedAction = BillableAction | 'KeepAlive';
 export type ActionTrigger = 'wake' | 'idle' | 'boot-grace' | 'runtime-cap' | 'manual' | 'orphan';
 
 export interface ActionRecord {
   readonly at: string;
   readonly podName: string;
-  readonly action: BillableAction;
+  readonly action: RecordedAction;
   readonly podId: string | null;
   readonly gpuId: string | null;
   readonly pricePerHour: number | null;

@@ -1,8 +1,12 @@
-import { RunPodClient } from '@podwarden/runpod-client';
+import { RunPodClient, type RunPodExchange } from '@podwarden/runpod-client';
 import type { PodwardenConfig } from '@podwarden/policies';
 import type { AppLogger } from '../logging/logger';
 
-export function createRunPodClient(config: PodwardenConfig, logger: AppLogger): RunPodClient {
+export function createRunPodClient(
+  config: PodwardenConfig,
+  logger: AppLogger,
+  onExchange?: (exchange: RunPodExchange) => void,
+): RunPodClient {
   const { tuning } = config;
   return new RunPodClient({
     apiKey: config.runpod.apiKey,
@@ -16,5 +20,6 @@ export function createRunPodClient(config: PodwardenConfig, logger: AppLogger): 
     // The scrape runs every idle tick: its own, shorter budget (the connect budget stays the client's default).
     metricsTimeouts: { headersMs: tuning.metricsTimeoutMs, bodyMs: tuning.metricsTimeoutMs },
     logger: logger.child({ component: 'runpod-client' }),
+    onExchange,
   });
 }

@@ -8,6 +8,8 @@ import type { ActionTrigger } from '../records/action-record';
 import { recordBillable } from '../records/record-billable';
 import type { IdleStateStore } from '../idle/idle-state-store';
 import { errorMessage } from '../util/error-message';
+import type { PodEventSink } from '../events/pod-event-publisher';
+import type { WakeGate } from '../wake/wake-gate';
 
 export interface PodStopOutcome {
   readonly podId: string;
@@ -39,11 +41,18 @@ export class StopService {
     private readonly idleStates: IdleStateStore,
     private readonly logger: AppLogger,
     private readonly now: () => Date = () => new Date(),
+    private readonly events?: PodEventSink,
+    private readonly wakes?: Pick<WakeGate, 'stopWakes'>,
   ) {}
 
-  /** Stop every pod on the volume (a stale pod and its replacement may both be billing). */
+  /**
+   * Stop every pod on the volume (a stale pod and its replacement may both be
+   * billing). An operator's stop first fences out the wake in flight on the
+   * volume, so that wake starts or creates nothing after this point.
+   */
   async stopVolume(pod: PodConfig, trigger: ActionTrigger): Promise<VolumeStopResult> {
     if (!isPodConfigured(this.config, pod)) return { kind: 'unconfigured' };
+    if (trigger === 'manual') await this.stopWakeInFlight(pod);
     const list = await this.client.listPods();
     const lookup = lookupVolume(list, pod.volumeId);
     if (lookup.kind === 'unreadable') return { kind: 'unreadable', reason: lookup.reason };
@@ -61,6 +70,23 @@ export class StopService {
     const ok = outcomes.every((o) => o.ok);
     if (ok) await this.markDown(pod);
     return { kind: 'stopped', ok, pods: outcomes };
+  }
+
+  private async stopWakeInFlight(pod: PodConfig): Promise<void> {
+    if (!this.wakes) return;
+    try {
+      const token = await this.wakes.stopWakes(pod.volumeId);
+      this.logger.info(
+        { pod: pod.name, fenceToken: token },
+        'operator stop: the wake in flight is fenced out',
+      );
+    } catch (error) {
+      // The pods are still stopped; a wake in flight keeps its gate and may write until it ends.
+      this.logger.warn(
+        { pod: pod.name, err: errorMessage(error) },
+        'operator stop could not fence the wake in flight; stopping the pods anyway',
+      );
+    }
   }
 
   /** Stop exactly these pods (the idle monitor's targets: every pod it observed up). */
@@ -101,6 +127,14 @@ export class StopService {
         ? `stopped pod ${podId} (${trigger})`
         : `stop of pod ${podId} refused (${trigger}, HTTP ${result.httpStatus})`,
     });
+    await this.events?.publish(pod.name, 'stop', {
+      podId,
+      trigger,
+      ok: result.ok,
+      httpStatus: result.httpStatus,
+      gpuId: entry?.gpuId ?? null,
+      pricePerHour: entry?.costPerHr ?? null,
+    });
     return { podId, ok: result.ok, httpStatus: result.httpStatus, called: true };
   }
 
@@ -122,6 +156,16 @@ export class StopService {
     }
   }
 
+  /** The manual Down edge: the idle monitor will find the state already Down and say nothing. */
+  private async announceDown(pod: PodConfig, from: 'Booting' | 'Ready'): Promise<void> {
+    await this.events?.publish(pod.name, 'phase', {
+      phase: 'down',
+      from: from === 'Ready' ? 'ready' : 'booting',
+      readySince: null,
+      stopReason: 'manual',
+    });
+  }
+
   private async markDownLocked(pod: PodConfig): Promise<void> {
     // The idle lock's own lease, and as long to wait for it: a tick that still
     // holds it after a lease is running (it renews) and will see the pods down.
@@ -129,10 +173,12 @@ export class StopService {
     // Written through the lock (fenced): a reset that lost the lock mid-way never overwrites a newer tick.
     const outcome = await this.idleStates.withLock(pod.name, randomUUID(), leaseMs, leaseMs, async (lock) => {
       const current = await this.idleStates.load(pod.name);
+      if (current.state.phase !== 'Down') await this.announceDown(pod, current.state.phase);
       await lock.save({
         ...current,
         state: INITIAL_IDLE_STATE,
         baselines: {},
+        seenUp: [],
         updatedAt: this.now().getTime(),
       });
     });

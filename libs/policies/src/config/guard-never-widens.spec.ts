@@ -51,11 +51,27 @@ describe('a bad guard value never yields a looser guard than its default', () =>
     );
   });
 
-  it('an unparseable daily budget stays off rather than becoming some other ceiling', () => {
+  it('an unparseable daily budget refuses the configuration: never off, never some other ceiling', () => {
     fc.assert(
       fc.property(priceLookalike, (text) => {
-        expect(parsed({ DAILY_BUDGET_USD: text }).config.dailyBudgetUsd).toBeNull();
+        fc.pre(text.trim() !== '');
+        const result = parseConfig({ DAILY_BUDGET_USD: text }, null);
+        expect(result.ok).toBe(false);
+        if (!result.ok) expect(result.error.startsWith('DAILY_BUDGET_USD=')).toBe(true);
       }),
+    );
+  });
+
+  it('a daily budget is exactly the dot decimal it spells, or no configuration at all', () => {
+    fc.assert(
+      fc.property(anyText, (text) => {
+        const result = parseConfig({ DAILY_BUDGET_USD: text }, null);
+        if (text.trim() === '') expect(result.ok && result.config.dailyBudgetUsd).toBeNull();
+        else if (DOT_DECIMAL.test(text) && Number(text) > 0)
+          expect(result.ok && result.config.dailyBudgetUsd).toBe(Number(text));
+        else expect(result.ok).toBe(false);
+      }),
+      { numRuns: 500 },
     );
   });
 
@@ -73,7 +89,7 @@ describe('a bad guard value never yields a looser guard than its default', () =>
     ['WAKE_REQUEST_WAIT_SECONDS', (c) => c.wake.requestWaitSeconds, 25],
     ['WAKE_JOB_LOCK_MS', (c) => c.wake.jobLockMs, 30000],
     ['ORPHAN_GRACE_MINUTES', (c) => c.orphanGraceMinutes, 10],
-    ['DAILY_BUDGET_USD', (c) => c.dailyBudgetUsd, null],
+    ['KEEP_ALIVE_MAX_MINUTES', (c) => c.keepAliveMaxMinutes, 1440],
     ['PORT', (c) => c.http.port, 8080],
     ['HEALTH_PORT', (c) => c.healthPort, null],
     ['STATUS_MAX_AGE_MS', (c) => c.tuning.statusMaxAgeMs, 2000],

@@ -41,6 +41,7 @@ export const GUARD_RULES = {
   dailyBudget: decimalRule(0, true, 'a positive dot decimal such as 25.00', true),
   positiveDecimal: decimalRule(0, true, 'a positive decimal such as 0.5'),
   nonNegativeDecimal: decimalRule(0, false, 'a non-negative decimal such as 0.5'),
+  keepAliveMinutes: { ...decimalRule(0, true, 'a decimal above 0 and at most 1440'), max: 1440 },
   checkSeconds: integerRule(1, TIMER_MAX_SECONDS, `an integer in 1..${TIMER_MAX_SECONDS}`),
   timerMilliseconds: integerRule(1, TIMER_MAX_MS, `an integer in 1..${TIMER_MAX_MS}`),
   timerSeconds: integerRule(0, TIMER_MAX_SECONDS, `an integer in 0..${TIMER_MAX_SECONDS}`),

@@ -57,8 +57,8 @@ const guards: Guard[] = [
     variable: 'MAX_RUNTIME_MINUTES',
     pick: (c) => c.pods[0].maxRuntimeMinutes,
     fallback: 360,
-    complaint: 'is not a non-negative integer; using 360',
-    outOfRange: ['1.5'],
+    complaint: 'is not a non-negative decimal such as 0.5; using 360',
+    outOfRange: ['5.', '.5'],
   },
   {
     variable: 'RUNPOD_BOOT_GRACE_MINUTES',
@@ -103,11 +103,11 @@ const guards: Guard[] = [
     outOfRange: ['5.'],
   },
   {
-    variable: 'DAILY_BUDGET_USD',
-    pick: (c) => c.dailyBudgetUsd,
-    fallback: null,
-    complaint: 'is not a positive dot decimal such as 25.00; using unset (no daily budget)',
-    outOfRange: ['0', '0.00'],
+    variable: 'KEEP_ALIVE_MAX_MINUTES',
+    pick: (c) => c.keepAliveMaxMinutes,
+    fallback: 1440,
+    complaint: 'is not a decimal above 0 and at most 1440; using 1440',
+    outOfRange: ['0', '1440.5', '2000'],
   },
   {
     variable: 'PORT',

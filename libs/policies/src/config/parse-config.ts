@@ -14,6 +14,8 @@ import {
   readSetText,
   readString,
 } from './read-environment';
+import { readDailyBudget } from './daily-budget-setting';
+import { keyPrefixFor, readRedisTopology } from './redis-topology';
 import { checkProxyUrlTemplate, checkRedisUrl, checkRunpodBaseUrl } from './service-urls';
 
 export type ConfigResult =
@@ -61,12 +63,18 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
   }
   const redisUrl = checkRedisUrl(readString(env, 'REDIS_URL', DEFAULTS.REDIS_URL));
   if (!redisUrl.ok) return redisUrl;
+  const redisTopology = readRedisTopology(env, redisUrl.value);
+  if (!redisTopology.ok) return redisTopology;
   const baseUrl = checkRunpodBaseUrl(readString(env, 'RUNPOD_V2_BASE_URL', DEFAULTS.RUNPOD_V2_BASE_URL));
   if (!baseUrl.ok) return baseUrl;
   const proxyUrlTemplate = checkProxyUrlTemplate(
     readString(env, 'RUNPOD_PROXY_URL_TEMPLATE', DEFAULTS.RUNPOD_PROXY_URL_TEMPLATE),
   );
   if (!proxyUrlTemplate.ok) return proxyUrlTemplate;
+
+  // The one guard whose default (off) is wider than any value: a typo must not remove the ceiling.
+  const budget = readDailyBudget(env);
+  if (!budget.ok) return budget;
 
   const environmentPod = readEnvironmentPod(env, warnings);
   const pods = readPods(env, podsConfigText, environmentPod, warnings);
@@ -79,10 +87,24 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
       proxyUrlTemplate: proxyUrlTemplate.value,
     },
     pods: pods.pods,
-    redis: { url: redisUrl.value, prefix },
+    redis: {
+      url: redisUrl.value,
+      prefix: keyPrefixFor(redisTopology.value, prefix),
+      topology: redisTopology.value,
+    },
     http: {
       port: readGuard(env, 'PORT', GUARD_RULES.port, DEFAULTS.PORT, warnings),
       host: readString(env, 'HOST', DEFAULTS.HOST),
+    },
+    proxy: {
+      port: readGuard(env, 'PROXY_PORT', GUARD_RULES.port, DEFAULTS.PROXY_PORT, warnings),
+      maxHeld: readGuard(
+        env,
+        'PROXY_MAX_HELD',
+        GUARD_RULES.nonNegativeInteger,
+        DEFAULTS.PROXY_MAX_HELD,
+        warnings,
+      ),
     },
     healthPort: readOptionalGuard(env, 'HEALTH_PORT', GUARD_RULES.port, 'no health port', warnings),
     checkSeconds: readGuard(env, 'CHECK_SECONDS', GUARD_RULES.checkSeconds, DEFAULTS.CHECK_SECONDS, warnings),
@@ -136,11 +158,12 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
       DEFAULTS.ORPHAN_GRACE_MINUTES,
       warnings,
     ),
-    dailyBudgetUsd: readOptionalGuard(
+    dailyBudgetUsd: budget.value,
+    keepAliveMaxMinutes: readGuard(
       env,
-      'DAILY_BUDGET_USD',
-      GUARD_RULES.dailyBudget,
-      'no daily budget',
+      'KEEP_ALIVE_MAX_MINUTES',
+      GUARD_RULES.keepAliveMinutes,
+      DEFAULTS.KEEP_ALIVE_MAX_MINUTES,
       warnings,
     ),
     idleDryRun: readChoice(env, 'IDLE_DRY_RUN', BOOLEAN_WORDS, DEFAULTS.IDLE_DRY_RUN, 'false', warnings),

@@ -6,7 +6,7 @@ function errorOf(env: Record<string, string | undefined>): string {
   return result.error;
 }
 
-const REDIS_ERROR = 'REDIS_URL is not a redis:// or rediss:// URL with a host';
+const REDIS_ERROR = 'REDIS_URL is not a redis://, rediss:// or redis+sentinel:// URL with a host';
 
 describe('structural errors in the environment refuse to start with one line', () => {
   it.each([
@@ -27,6 +27,11 @@ describe('structural errors in the environment refuse to start with one line', (
       'RUNPOD_V2_BASE_URL="ftp://api.runpod.io/v2" is not an http(s) URL with a host',
     ],
     ['RUNPOD_V2_BASE_URL', 'http://', 'RUNPOD_V2_BASE_URL="http://" is not an http(s) URL with a host'],
+    ...['1,50', 'many', '0', '-5', '25 USD', '1e3'].map((bad) => [
+      'DAILY_BUDGET_USD',
+      bad,
+      `DAILY_BUDGET_USD="${bad}" is not a positive dot decimal such as 25.00; refusing to start without the ceiling it was meant to set`,
+    ]),
     [
       'RUNPOD_PROXY_URL_TEMPLATE',
       'https://pod-{port}.proxy.runpod.net',

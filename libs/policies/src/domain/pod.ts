@@ -17,9 +17,28 @@ export const POD_STATUSES: readonly PodStatus[] = [
   'Unknown',
 ];
 
+/**
+ * What RunPod actually placed, as one read of the pod reports it: the network
+ * volumes mounted, the datacenter, the GPU type and the hourly price. A field
+ * the answer did not carry is empty or null, never a guess.
+ */
+export interface RealisedContract {
+  readonly volumeIds: readonly string[];
+  readonly dataCenterId: string | null;
+  readonly gpuId: string | null;
+  readonly costPerHr: number | null;
+}
+
 /** What one read of a pod (GET /pods/{id}) established. Tri-state: a failed read is never "absent". */
 export type PodObservation =
-  | { readonly kind: 'found'; readonly podId: string; readonly status: PodStatus; readonly gpuCount: number }
+  | {
+      readonly kind: 'found';
+      readonly podId: string;
+      readonly status: PodStatus;
+      readonly gpuCount: number;
+      /** What was placed; absent only where a reader does not model it (the contract check then fails closed). */
+      readonly realised?: RealisedContract;
+    }
   | { readonly kind: 'not-found'; readonly podId: string }
   | { readonly kind: 'unreadable'; readonly podId: string; readonly reason: string };
 

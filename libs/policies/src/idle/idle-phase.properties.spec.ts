@@ -31,12 +31,19 @@ const settingsArb: fc.Arbitrary<IdleSettings> = fc.record({
 });
 
 describe(`${advanceIdle.name} properties`, () => {
-  it('Unknown never changes any state and never stops', () => {
+  it('Unknown never changes any state, and stops only for a cap whose clock has run out', () => {
     fc.assert(
       fc.property(stateArb, timeArb, settingsArb, (state, now, settings) => {
         const result = advanceIdle(state, 'Unknown', now, settings);
+        const capDue =
+          settings.maxRuntimeMs > 0 && state.upSince !== null && now - state.upSince >= settings.maxRuntimeMs;
         expect(result.state).toBe(state);
-        expect(result).toEqual({ state, stop: null, becameReady: false, startupAfterReady: false });
+        expect(result).toEqual({
+          state,
+          stop: capDue ? 'runtime-cap' : null,
+          becameReady: false,
+          startupAfterReady: false,
+        });
       }),
     );
   });

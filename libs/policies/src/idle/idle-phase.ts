@@ -131,9 +131,14 @@ function armClocks(state: IdleState, now: number): IdleState {
   return { ...state, upSince: state.upSince ?? now, bootStartedAt: state.bootStartedAt ?? now };
 }
 
+/** The cap's clock has run out (it keeps running through blind ticks: it is wall-clock time). */
+function capDue(state: IdleState, now: number, settings: IdleSettings): boolean {
+  return settings.maxRuntimeMs > 0 && state.upSince !== null && now - state.upSince >= settings.maxRuntimeMs;
+}
+
 function stopFor(state: IdleState, now: number, settings: IdleSettings): StopReason | null {
   // The cap comes first: it is the backstop for a phantom-busy vLLM or a run of blind ticks.
-  if (settings.maxRuntimeMs > 0 && state.upSince !== null && now - state.upSince >= settings.maxRuntimeMs) {
+  if (capDue(state, now, settings)) {
     return 'runtime-cap';
   }
   if (
@@ -150,10 +155,12 @@ function stopFor(state: IdleState, now: number, settings: IdleSettings): StopRea
 }
 
 /**
- * One tick of the phase machine. Unknown changes nothing and stops nothing (a
- * blip neither boots, idles, readies nor arms the cap; its ticks leave the cap
- * clock running, so a cap that fell due during a blind run fires on the next
- * tick that sees the pod up, which is also the first tick with a stop target).
+ * One tick of the phase machine. Unknown changes nothing (a blip neither
+ * boots, idles, readies nor arms the cap) and asks for no idle or boot-grace
+ * stop, but the cap clock keeps running through it: a cap that falls due
+ * during a blind run fires on the blind tick itself. It is the backstop for
+ * exactly that, and its targets are then the pods last seen up (see
+ * `capTargets`), never "nothing to stop".
  */
 export function advanceIdle(
   state: IdleState,
@@ -162,7 +169,8 @@ export function advanceIdle(
   settings: IdleSettings,
 ): IdleAdvance {
   if (signal === 'Unknown') {
-    return { state, stop: null, becameReady: false, startupAfterReady: false };
+    const stop = capDue(state, now, settings) ? 'runtime-cap' : null;
+    return { state, stop, becameReady: false, startupAfterReady: false };
   }
   const moved = transition(state, signal, now);
   const next = signal === 'NotRunning' ? moved : armClocks(moved, now);

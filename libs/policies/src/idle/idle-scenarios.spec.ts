@@ -216,11 +216,18 @@ describe('idle auto-stop over many ticks', () => {
     expect(monitor.state).toEqual(INITIAL_IDLE_STATE);
   });
 
-  it('a cap that fell due during a run of Unknown ticks fires on the next tick that sees the pod up', () => {
+  it('the cap fires through a run of Unknown ticks, on the blind tick where its clock runs out', () => {
     const monitor = new FakeMonitor(DEFAULTS);
     monitor.ticks('Busy', 5);
-    expect(stops(monitor.ticks('Unknown', 400))).toEqual(never(400));
-    expect(monitor.tick('Busy').stop).toBe('runtime-cap');
+    // Armed at tick 1, due at tick 361: the 356th blind tick.
+    expect(stops(monitor.ticks('Unknown', 356))).toEqual(stopsOnLast(356, 'runtime-cap'));
+  });
+
+  it('a refused blind cap stop tries again on the very next blind tick', () => {
+    const monitor = new FakeMonitor(DEFAULTS, false);
+    monitor.ticks('Busy', 5);
+    expect(stops(monitor.ticks('Unknown', 356))).toEqual(stopsOnLast(356, 'runtime-cap'));
+    expect(monitor.tick('Unknown').stop).toBe('runtime-cap');
   });
 
   it('a refused cap stop tries again on the very next tick', () => {

@@ -4,3 +4,5 @@ export * from './gpu-selection';
 export * from './create-walk';
 export * from './last-wake';
 export * from './volume-lookup';
+export * from './realised-contract';
+export * from './created-pod-verdict';

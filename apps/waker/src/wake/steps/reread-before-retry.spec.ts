@@ -4,6 +4,7 @@ import {
   created,
   emptyVolume,
   found,
+  placedOn,
   unreadableList,
   volumeWith,
 } from '@podwarden/testing';
@@ -33,7 +34,11 @@ describe(rereadBeforeRetry.name, () => {
       .onList(emptyVolume(), volumeWith(['new1']))
       .onCatalog(RANKED_CATALOG)
       .onCreate(createRefused(503, 1))
-      .onObserve('new1', found('new1', 'Starting'), found('new1', 'Running', 1));
+      .onObserve(
+        'new1',
+        found('new1', 'Starting', 0, placedOn(L40S)),
+        found('new1', 'Running', 1, placedOn(L40S)),
+      );
     const sut = wakeRunHarness(runpod);
 
     const result = await sut.run();
@@ -83,7 +88,7 @@ describe(rereadBeforeRetry.name, () => {
       .onObserve('p1', found('p1', 'Running', 0))
       .onCatalog(RANKED_CATALOG)
       .onCreate(createRefused(503))
-      .onObserve('new1', found('new1', 'Running', 1), found('new1', 'Running', 1))
+      .onObserve('new1', found('new1', 'Running', 1, placedOn(L40S)), found('new1', 'Running', 1))
       .onTerminate(actionAccepted());
     const sut = wakeRunHarness(runpod);
 
@@ -108,7 +113,7 @@ describe(rereadBeforeRetry.name, () => {
       .onObserve('p1', found('p1', 'Terminated'))
       .onCatalog(RANKED_CATALOG)
       .onCreate(createRefused(503), created('new1'))
-      .onObserve('new1', found('new1', 'Running', 1), found('new1', 'Running', 1))
+      .onObserve('new1', found('new1', 'Running', 1, placedOn(L40S)), found('new1', 'Running', 1))
       .onTerminate(actionAccepted());
     const sut = wakeRunHarness(runpod);
 

@@ -5,6 +5,7 @@ import {
   createRefused,
   created,
   found,
+  placedOn,
   listedPod,
   unreadablePod,
   volumeWith,
@@ -146,7 +147,7 @@ describe(terminateStalePods.name, () => {
         .onObserve('p1', found('p1', 'Running', 0))
         .onCatalog(RANKED_CATALOG)
         .onCreate(createRefused(503, 1))
-        .onObserve('new1', found('new1', 'Running', 1), found('new1', 'Running', 1));
+        .onObserve('new1', found('new1', 'Running', 1, placedOn(L40S)), found('new1', 'Running', 1));
       const sut = wakeRunHarness(runpod);
 
       const result = await sut.run();

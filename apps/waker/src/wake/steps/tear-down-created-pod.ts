@@ -1,0 +1,33 @@
+import type { GpuCandidate } from '@podwarden/policies';
+import type { WakeRunContext } from '../wake-run-context';
+
+/**
+ * The creator cleans up what it placed: a pod this wake created that is not
+ * the pod it asked for, that failed, or that is not running when the wake
+ * gives up, is terminated by the wake itself (recorded, trigger `wake`).
+ * Returns the clause the wake's answer and history carry.
+ */
+export async function tearDownCreatedPod(
+  ctx: WakeRunContext,
+  podId: string,
+  candidate: GpuCandidate,
+  why: string,
+): Promise<string> {
+  await ctx.progress.report('terminate', `terminating pod ${podId} this wake created: ${why}`);
+  const result = await ctx.runpod.terminatePod(podId);
+  await ctx.billable({
+    action: 'Terminate',
+    podId,
+    gpuId: candidate.gpuId,
+    pricePerHour: candidate.pricePerHour,
+    httpStatus: result.httpStatus,
+    ok: result.ok,
+    detail: result.detail ?? why,
+    message: result.ok
+      ? `terminated pod ${podId} this wake created (${why})`
+      : `terminate of pod ${podId} this wake created refused (HTTP ${result.httpStatus}); it may still bill`,
+  });
+  return result.ok
+    ? `terminated by this wake`
+    : `its terminate was refused (HTTP ${result.httpStatus}); it may still bill`;
+}

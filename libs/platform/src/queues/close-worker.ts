@@ -1,0 +1,44 @@
+import type { Worker } from 'bullmq';
+import type { AppLogger } from '../logging/logger';
+import { withinTimeout } from '../util/within-timeout';
+import type { RunningJobs } from './running-jobs';
+
+export interface WorkerShutdown {
+  readonly worker: Worker;
+  readonly running: RunningJobs;
+  readonly graceMs: number;
+  /** Bound on asking the worker's connection whether Redis is there. */
+  readonly probeMs: number;
+  readonly logger: AppLogger;
+  /** Names the worker in the Redis warning, e.g. "wake" or "idle tick". */
+  readonly what: string;
+  /** The warning logged when a job is handed back. */
+  readonly handBackMessage: string;
+}
+
+/**
+ * Stops a BullMQ worker within its grace whatever Redis does: take no new job,
+ * give the running ones `graceMs`, then close. A job still running is handed
+ * back (a forced close: its lock lapses and BullMQ re-delivers it). The close
+ * is also forced when Redis is not there: a gentle close waits for the
+ * blocked fetch on a connection that cannot answer, and a completion it would
+ * write cannot be written anyway.
+ */
+export async function closeWorkerWithinGrace(shutdown: WorkerShutdown): Promise<void> {
+  const { worker, running, logger } = shutdown;
+  await worker.pause(true);
+  const settled = await running.settledWithin(shutdown.graceMs);
+  if (!settled) logger.warn({ graceMs: shutdown.graceMs }, shutdown.handBackMessage);
+  const redisUp = await connectionReady(worker, shutdown.probeMs);
+  if (!redisUp) logger.warn(`Redis unreachable at shutdown; closing the ${shutdown.what} worker at once`);
+  await worker.close(!settled || !redisUp);
+}
+
+async function connectionReady(worker: Worker, probeMs: number): Promise<boolean> {
+  try {
+    const client = await withinTimeout(worker.backend.client, probeMs, 'worker connection');
+    return client.status === 'ready';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './shutdown-deadline';
+export * from './tick-freshness';
