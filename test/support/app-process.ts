@@ -124,6 +124,15 @@ export class AppProcess {
     await this.exited;
   }
 
+  /** SIGSTOP / SIGCONT: a process that stalls (a long GC, a frozen VM) and later resumes as if nothing happened. */
+  pause(): void {
+    this.child.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child.kill('SIGCONT');
+  }
+
   waitForExit(): Promise<number | null> {
     return this.exited;
   }

@@ -14,6 +14,7 @@ export * from './records/wake-history';
 export * from './wake/wake-report';
 export * from './wake/wake-progress';
 export * from './wake/wake-gate';
+export * from './wake/wake-fence';
 export * from './idle/idle-state-store';
 export * from './idle/keep-alive-store';
 export * from './stop/stop-service';

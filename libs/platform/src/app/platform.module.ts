@@ -46,7 +46,7 @@ export class PlatformModule {
       { provide: LOGGER, useValue: start.logger },
       {
         provide: REDIS,
-        useFactory: (config: PodwardenConfig) => createRedis(config.redis.url, 'request'),
+        useFactory: (config: PodwardenConfig) => createRedis(config.redis, 'request'),
         inject: [CONFIG],
       },
       {
@@ -119,8 +119,9 @@ export class PlatformModule {
           idle: IdleStateStore,
           logger: AppLogger,
           events: PodEventPublisher,
-        ) => new StopService(config, client, actions, idle, logger, undefined, events),
-        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher],
+          gate: WakeGate,
+        ) => new StopService(config, client, actions, idle, logger, undefined, events, gate),
+        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher, WakeGate],
       },
       PlatformLifecycle,
     ];

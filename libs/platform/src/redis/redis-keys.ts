@@ -23,6 +23,18 @@ export class RedisKeys {
   wakeLock(volumeId: string): string {
     return `${this.prefix}:wake-lock:${volumeId}`;
   }
+  /** INCR counter: each acquisition of the volume's gate takes the next fencing token. */
+  wakeFence(volumeId: string): string {
+    return `${this.prefix}:wake-fence:${volumeId}`;
+  }
+  /** The fencing token an operator's stop took: runs holding an older token were stopped. */
+  wakeStopped(volumeId: string): string {
+    return `${this.prefix}:wake-stopped:${volumeId}`;
+  }
+  /** Hash of billable intents without an outcome yet (the write-ahead log), keyed by intent id. */
+  billableIntents(podName: string): string {
+    return this.pod('billable-intents', podName);
+  }
   wakeResult(attemptId: string): string {
     return `${this.prefix}:wake-result:${attemptId}`;
   }
