@@ -1,6 +1,6 @@
 import { ValidationPipe, type INestApplication } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
-import type { AppLogger } from '@podwarden/platform';
+import { httpTracingMiddleware, type AppLogger } from '@podwarden/platform';
 import { setupSwagger } from './docs/setup-swagger';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { validationProblem } from './http/validation-problem';
@@ -25,6 +25,7 @@ export function configureGateway(app: INestApplication, config: PodwardenConfig,
       exceptionFactory: validationProblem,
     }),
   );
+  app.use(httpTracingMiddleware());
   app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
   setupSwagger(app);
   warnAboutTheGate(config, logger);

@@ -39,3 +39,6 @@ export * from './metrics/worker-metrics';
 export * from './health/worker-state';
 export * from './health/worker-health.controller';
 export * from './health/worker-health.module';
+export * from './tracing/tracing';
+export * from './tracing/redacting-exporter';
+export * from './tracing/http-tracing.middleware';
