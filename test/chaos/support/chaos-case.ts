@@ -27,7 +27,7 @@ export async function startOn(
   const text = await response.text();
   recordExchange(`POST ${gatewayUrl}/api/pods/${pod}/start`, response.status, response.headers, text);
   expect(leakedSecrets(text)).toEqual([]);
-  let body: Record<string, unknown> = {};
+  let body: Record<string, unknown>;
   try {
     body = JSON.parse(text) as Record<string, unknown>;
   } catch {
