@@ -18,8 +18,9 @@ const BENCHMARKS = [
   require('./burst.bench'),
   require('./wake-gate.bench'),
   require('./metrics-parse.bench'),
+  require('./start-overhead.bench'),
 ];
-const NEEDS_APPS = new Set(['money', 'burst', 'wake-gate']);
+const NEEDS_APPS = new Set(['money', 'burst', 'wake-gate', 'start-overhead']);
 
 function log(message) {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
