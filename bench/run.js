@@ -19,8 +19,9 @@ const BENCHMARKS = [
   require('./wake-gate.bench'),
   require('./metrics-parse.bench'),
   require('./start-overhead.bench'),
+  require('./idle-tick-1000.bench'),
 ];
-const NEEDS_APPS = new Set(['money', 'burst', 'wake-gate', 'start-overhead']);
+const NEEDS_APPS = new Set(['money', 'burst', 'wake-gate', 'start-overhead', 'idle-tick-1000']);
 
 function log(message) {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
