@@ -44,7 +44,12 @@ async function run({ log }) {
     name: 'memory',
     wakers: 1,
     idleMonitors: 1,
-    env: { CHECK_SECONDS: '1', IDLE_MINUTES: '60' },
+    // BENCH_NODE_OPTIONS (e.g. --max-old-space-size=96) shows how much of the RSS is heap headroom.
+    env: {
+      CHECK_SECONDS: '1',
+      IDLE_MINUTES: '60',
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+    },
   });
   try {
     const seeded = await stack.simRequest('POST', '/_sim/pods', { status: 'RUNNING', volumeId: VOLUME_ID });
@@ -88,7 +93,8 @@ function report(apps, idle, loaded, requests, failures) {
         ? 'met'
         : 'not met';
   return [
-    `Gateway, one waker, one idle monitor (CHECK_SECONDS=1) and the simulator with one RUNNING pod. Idle: peak RSS over ${QUIET_MS / 1000} s after start-up. ` +
+    `Gateway, one waker, one idle monitor (CHECK_SECONDS=1) and the simulator with one RUNNING pod` +
+      `${process.env.BENCH_NODE_OPTIONS ? `, every app with NODE_OPTIONS=${process.env.BENCH_NODE_OPTIONS}` : ''}. Idle: peak RSS over ${QUIET_MS / 1000} s after start-up. ` +
       `Under load: peak RSS over ${LOAD_MS / 1000} s of ${CONCURRENCY} concurrent clients, half GET /api/pods/qwen, half POST …/start (AlreadyRunning), ` +
       `${requests} requests (${fixed(requests / (LOAD_MS / 1000), 0)}/s, ${failures} not 200). RSS from /proc/<pid>/status, sampled every 250 ms.`,
     '',
