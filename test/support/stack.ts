@@ -37,6 +37,9 @@ export interface HttpAnswer<T = Record<string, unknown>> {
 export class Stack {
   readonly wakers: AppProcess[] = [];
   readonly idleMonitors: AppProcess[] = [];
+  /** Inference proxies started with startProxy(), and their base URLs in the same order. */
+  readonly proxies: AppProcess[] = [];
+  readonly proxyUrls: string[] = [];
   gateway: AppProcess | null = null;
   sim!: AppProcess;
   simUrl = '';
@@ -143,8 +146,26 @@ export class Stack {
     return monitor;
   }
 
+  async startProxy(extraEnv: Record<string, string> = {}): Promise<string> {
+    const port = await freePort();
+    const proxy = AppProcess.start(
+      'inference-proxy',
+      { ...this.env, PROXY_PORT: String(port), ...extraEnv },
+      `${this.options.name}-proxy${this.proxies.length}`,
+    );
+    this.proxies.push(proxy);
+    const url = `http://127.0.0.1:${port}`;
+    this.proxyUrls.push(url);
+    await eventually(
+      async () => ((await fetch(`${url}/health/ready`).catch(() => null))?.ok ? true : undefined),
+      20_000,
+      'inference proxy up',
+    );
+    return url;
+  }
+
   async stop(): Promise<void> {
-    const all = [this.gateway, ...this.wakers, ...this.idleMonitors].filter(
+    const all = [this.gateway, ...this.wakers, ...this.idleMonitors, ...this.proxies].filter(
       (p): p is AppProcess => p !== null,
     );
     await Promise.all(all.map((p) => p.stop()));

@@ -9,6 +9,7 @@ import {
   KeepAliveStore,
   LOGGER,
   PlatformModule,
+  ProxyActivityStore,
   PodEventPublisher,
   QueuesModule,
   RUNPOD_CLIENT,
@@ -52,6 +53,7 @@ export class IdleMonitorModule {
             stops: StopService,
             keepAlives: KeepAliveStore,
             logger: AppLogger,
+            proxyActivity: ProxyActivityStore,
             events: PodEventPublisher,
           ) =>
             new IdleTickService({
@@ -61,6 +63,7 @@ export class IdleMonitorModule {
               stops,
               keepAlives,
               logger,
+              proxyActivity,
               events,
               now: () => Date.now(),
             }),
@@ -71,6 +74,7 @@ export class IdleMonitorModule {
             StopService,
             KeepAliveStore,
             LOGGER,
+            ProxyActivityStore,
             PodEventPublisher,
           ],
         },

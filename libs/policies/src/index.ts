@@ -5,4 +5,5 @@ export * from './domain/create';
 export * from './wake';
 export * from './idle';
 export * from './config';
+export * from './proxy';
 export * from './ops';

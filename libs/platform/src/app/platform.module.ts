@@ -12,6 +12,7 @@ import { WakeProgressStore } from '../wake/wake-progress';
 import { WakeGate } from '../wake/wake-gate';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
+import { ProxyActivityStore } from '../proxy/proxy-activity-store';
 import { StopService } from '../stop/stop-service';
 import { PodEventPublisher } from '../events/pod-event-publisher';
 import { PodEventReader } from '../events/pod-event-reader';
@@ -45,7 +46,7 @@ export class PlatformModule {
       { provide: LOGGER, useValue: start.logger },
       {
         provide: REDIS,
-        useFactory: (config: PodwardenConfig) => createRedis(config.redis.url, 'request'),
+        useFactory: (config: PodwardenConfig) => createRedis(config.redis, 'request'),
         inject: [CONFIG],
       },
       {
@@ -94,6 +95,11 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: ProxyActivityStore,
+        useFactory: (redis: Redis, keys: RedisKeys) => new ProxyActivityStore(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: PodEventPublisher,
         useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
           new PodEventPublisher(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
@@ -113,8 +119,9 @@ export class PlatformModule {
           idle: IdleStateStore,
           logger: AppLogger,
           events: PodEventPublisher,
-        ) => new StopService(config, client, actions, idle, logger, undefined, events),
-        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher],
+          gate: WakeGate,
+        ) => new StopService(config, client, actions, idle, logger, undefined, events, gate),
+        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher, WakeGate],
       },
       PlatformLifecycle,
     ];
@@ -134,6 +141,7 @@ export class PlatformModule {
         WakeGate,
         IdleStateStore,
         KeepAliveStore,
+        ProxyActivityStore,
         StopService,
         PodEventPublisher,
         PodEventReader,

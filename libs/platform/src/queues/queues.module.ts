@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
 import type { PodwardenConfig } from '@podwarden/policies';
 import { CONFIG } from '../app/app-tokens';
-import { REDIS_CONNECTION_OPTIONS } from '../redis/redis-connection';
+import { bullConnection } from '../redis/redis-connection';
 import { IDLE_TICK_QUEUE } from './idle-tick-job';
 import { jobRetention } from './job-retention';
 import { WAKE_QUEUE } from './wake-job';
@@ -23,8 +23,8 @@ export class QueuesModule {
       imports: [
         BullModule.forRootAsync({
           useFactory: (config: PodwardenConfig) => ({
-            // BullMQ opens (and closes) its own connections from these options.
-            connection: { url: config.redis.url, ...REDIS_CONNECTION_OPTIONS },
+            // BullMQ opens (and closes) its own connections from these options (a client on a cluster).
+            connection: bullConnection(config.redis),
             prefix: config.redis.prefix,
             defaultJobOptions: { attempts: 1, ...jobRetention(config.tuning) },
           }),
