@@ -5,11 +5,10 @@ import { CliProcess, expectOneDocument } from './support/cli-process';
 import { FrontGateway, sendJson } from './support/front-gateway';
 
 /**
- * The event stream (GET /api/pods/{name}/events) is not on the gateway yet, so
- * these specs run the CLI against a scripted front that serves it, with the
- * start and status answers the test decides: the CLI's side of the contract
- * (id, event, data lines; Last-Event-ID on reconnect; polling when the route
- * does not stream).
+ * The CLI's side of the event stream (GET /api/pods/{name}/events) against a
+ * scripted front, with the start and status answers the test decides: id,
+ * event, data lines; Last-Event-ID on reconnect; polling when the route does
+ * not stream. The real route is exercised in cli-commands and start-wait.
  */
 const EVENTS = /^\/api\/pods\/qwen\/events$/;
 const STATUS = '/api/pods/qwen';
