@@ -20,8 +20,19 @@ const BENCHMARKS = [
   require('./metrics-parse.bench'),
   require('./status.bench'),
   require('./adapter.bench'),
+  require('./start-overhead.bench'),
+  require('./idle-tick-1000.bench'),
+  require('./memory.bench'),
 ];
-const NEEDS_APPS = new Set(['money', 'burst', 'wake-gate', 'status']);
+const NEEDS_APPS = new Set([
+  'money',
+  'burst',
+  'wake-gate',
+  'status',
+  'start-overhead',
+  'idle-tick-1000',
+  'memory',
+]);
 
 function log(message) {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
