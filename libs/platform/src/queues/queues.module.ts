@@ -3,6 +3,7 @@ import { BullModule } from '@nestjs/bullmq';
 import type { PodwardenConfig } from '@podwarden/policies';
 import { CONFIG } from '../app/app-tokens';
 import { bullConnection } from '../redis/redis-connection';
+import { queueTelemetry } from '../tracing/tracing';
 import { IDLE_TICK_QUEUE } from './idle-tick-job';
 import { jobRetention } from './job-retention';
 import { WAKE_QUEUE } from './wake-job';
@@ -26,6 +27,8 @@ export class QueuesModule {
             // BullMQ opens (and closes) its own connections from these options (a client on a cluster).
             connection: bullConnection(config.redis),
             prefix: config.redis.prefix,
+            // Carries the trace from a job's producer to its worker when tracing is on.
+            telemetry: queueTelemetry(),
             defaultJobOptions: { attempts: 1, ...jobRetention(config.tuning) },
           }),
           inject: [CONFIG],
