@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
+  ActionLog,
   CONFIG,
   WorkerHealthModule,
   IDLE_TICK_QUEUE,
@@ -18,6 +19,7 @@ import {
   type AppStart,
 } from '@podwarden/platform';
 import { IdleTickService } from './idle/idle-tick.service';
+import { OrphanReaper } from './idle/orphan-reaper';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
 
@@ -44,6 +46,16 @@ export class IdleMonitorModule {
       ],
       providers: [
         {
+          provide: OrphanReaper,
+          useFactory: (
+            config: PodwardenConfig,
+            client: RunPodClient,
+            actions: ActionLog,
+            logger: AppLogger,
+          ) => new OrphanReaper({ config, client, actions, logger, now: () => Date.now() }),
+          inject: [CONFIG, RUNPOD_CLIENT, ActionLog, LOGGER],
+        },
+        {
           provide: IdleTickService,
           useFactory: (
             config: PodwardenConfig,
@@ -53,6 +65,7 @@ export class IdleMonitorModule {
             keepAlives: KeepAliveStore,
             logger: AppLogger,
             events: PodEventPublisher,
+            orphans: OrphanReaper,
           ) =>
             new IdleTickService({
               config,
@@ -62,6 +75,7 @@ export class IdleMonitorModule {
               keepAlives,
               logger,
               events,
+              orphans,
               now: () => Date.now(),
             }),
           inject: [
@@ -72,6 +86,7 @@ export class IdleMonitorModule {
             KeepAliveStore,
             LOGGER,
             PodEventPublisher,
+            OrphanReaper,
           ],
         },
         IdleTickProcessor,

@@ -6,3 +6,5 @@ export * from './baseline-book';
 export * from './keep-alive';
 export * from './seen-up';
 export * from './idle-events';
+export * from './orphan-sweep';
+export * from './never-ran';
