@@ -3,6 +3,7 @@ import { AppProcess, eventually, type AppName } from './app-process';
 import { freePort } from './free-port';
 import { SseClient } from './sse-client';
 import { deletePrefix } from './redis-cleanup';
+import { recordExchange } from './exchange-log';
 import { REDIS_URL, TEST_API_KEY, TEST_OPERATOR_TOKEN, TEST_WAKE_TOKEN, uniquePrefix } from './test-env';
 
 export const VOLUME_ID = 'vol-eu-ro-1';
@@ -167,7 +168,7 @@ export class Stack {
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
-    const seen = await answer<T>(response);
+    const seen = await answer<T>(response, `${method} ${path}`);
     await this.checkAgainstDocument(method, path, seen);
     return seen;
   }
@@ -204,12 +205,13 @@ export class Stack {
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return answer<T>(response);
+    return answer<T>(response, `${method} sim${path}`);
   }
 }
 
-async function answer<T>(response: Response): Promise<HttpAnswer<T>> {
+async function answer<T>(response: Response, request: string): Promise<HttpAnswer<T>> {
   const text = await response.text();
+  recordExchange(request, response.status, response.headers, text);
   let body: unknown;
   try {
     body = text === '' ? null : JSON.parse(text);

@@ -4,6 +4,7 @@ import type { AppLogger } from '@podwarden/platform';
 import { loadConsoleAssets } from './console/console-assets';
 import { consoleMiddleware } from './console/console.middleware';
 import { setupSwagger } from './docs/setup-swagger';
+import { JsonBodyPipe } from './http/json-body.pipe';
 import { ProblemDetailsFilter } from './http/problem-details.filter';
 import { validationProblem } from './http/validation-problem';
 import { GatewayMetrics } from './metrics/gateway-metrics';
@@ -20,6 +21,7 @@ export function configureGateway(app: INestApplication, config: PodwardenConfig,
   app.useGlobalFilters(new ProblemDetailsFilter(logger));
   // Every body, path and query DTO is checked here; unknown fields are refused, not dropped silently.
   app.useGlobalPipes(
+    new JsonBodyPipe(),
     new ValidationPipe({
       whitelist: true,
       forbidNonWhitelisted: true,

@@ -42,7 +42,7 @@ import { actionResultFromOutcome, type PodActionResult } from './pod-action-resu
 import { podListFromOutcome, type PodList } from './pod-list-json';
 import { observationFromOutcome } from './pod-observation-json';
 import { buildProxyUrl, metricsUrl } from './proxy-url';
-import { redactSecret } from './secret-redaction';
+import { redactSecret, redactSecretInBody } from './secret-redaction';
 import { logControlPlaneOutcome } from './control-plane-log';
 import { scrapeVllmActivity } from './vllm-metrics-scrape';
 
@@ -271,7 +271,7 @@ export class RunPodClient {
   private scrub(outcome: ExchangeOutcome): ExchangeOutcome {
     return outcome.kind === 'failed'
       ? { kind: 'failed', reason: redactSecret(outcome.reason, this.apiKey) }
-      : { ...outcome, body: redactSecret(outcome.body, this.apiKey) };
+      : { ...outcome, body: redactSecretInBody(outcome.body, this.apiKey) };
   }
 }
 

@@ -30,6 +30,17 @@ describe(validateWakeJobData.name, () => {
     ],
     ['an unknown field', { podName: 'qwen', priority: 'high' }, 'property priority should not exist'],
     [
+      'a __proto__ key',
+      JSON.parse('{"podName":"qwen","__proto__":{"x":1}}'),
+      'property __proto__ should not exist',
+    ],
+    ['a constructor key', { podName: 'qwen', constructor: [1] }, 'property constructor should not exist'],
+    [
+      'a megabyte key',
+      { podName: 'qwen', ['k'.repeat(1024 * 1024)]: 1 },
+      `property ${'k'.repeat(40)} should not exist`,
+    ],
+    [
       'two bad fields (each named once)',
       { podName: 7, requestedBy: 7 },
       'podName must be a non-empty string; requestedBy must be a string when present',

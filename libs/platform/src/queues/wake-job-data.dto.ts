@@ -33,11 +33,21 @@ export type WakeJobDataCheck =
   { readonly ok: true; readonly data: WakeJobData } | { readonly ok: false; readonly reason: string };
 
 const INVALID = 'invalid wake payload';
+const PAYLOAD_FIELDS = new Set(['podName', 'requestedBy']);
+/** A hostile key can be megabytes long; the reason names only its start. */
+const MAX_KEY_SHOWN = 40;
 
 /** Parse, do not trust: the validator's messages, or the payload reduced to its two fields. */
 export async function validateWakeJobData(data: unknown): Promise<WakeJobDataCheck> {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return { ok: false, reason: `${INVALID}: expected an object { podName, requestedBy? }` };
+  }
+  // The transformer skips prototype keys (`__proto__`, `constructor`), so the
+  // whitelist would never see them: every own key is checked here first.
+  const unknown = Object.keys(data).filter((key) => !PAYLOAD_FIELDS.has(key));
+  if (unknown.length > 0) {
+    const named = unknown.map((key) => `property ${key.slice(0, MAX_KEY_SHOWN)} should not exist`);
+    return { ok: false, reason: `${INVALID}: ${named.slice(0, 3).join('; ')}` };
   }
   const dto = plainToInstance(WakeJobDataDto, data);
   const errors = await validate(dto, {

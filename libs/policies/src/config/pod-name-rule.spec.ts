@@ -12,6 +12,12 @@ describe(isUrlSafePodName.name, () => {
     expect(isUrlSafePodName(name)).toBe(false);
   });
 
+  it('allows 100 characters and refuses 101: a longer name could never pass the wake queue', () => {
+    expect(isUrlSafePodName('q'.repeat(100))).toBe(true);
+    expect(isUrlSafePodName('q'.repeat(101))).toBe(false);
+    expect(isUrlSafePodName('q'.repeat(10_240))).toBe(false);
+  });
+
   it.each(['', 'my pod', 'a/b', 'qwen?x=1', 'qwen#1', 'qwén', 'a%2Fb'])(
     '%j is refused: outside letters, digits, "-", "_" and "."',
     (name) => {

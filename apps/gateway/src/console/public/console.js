@@ -4,6 +4,8 @@
   'use strict';
   const TOKEN_KEY = 'podwarden.operatorToken';
   const DAY_MS = 86_400_000;
+  const HOUR_MS = 3_600_000;
+  const MIN_BAND = 8;
   const POLL_MS = 5_000;
   const SAFETY_MS = 60_000;
   const EVENT_TYPES = [
@@ -198,37 +200,64 @@
     return bands.filter((b) => b.end > b.start);
   }
 
-  function drawTimeline(pod) {
-    const now = Date.now();
-    const from = now - DAY_MS;
-    const x = (t) => (((t - from) / DAY_MS) * 1000).toFixed(1);
+  // One strip: the day's bands and action markers over `spanMs` up to now.
+  function strip(pod, now, spanMs, label) {
+    const from = now - spanMs;
+    const x = (t) => ((Math.max(t, from) - from) / spanMs) * 1000;
     const chart = svg('svg', { viewBox: '0 0 1000 40', preserveAspectRatio: 'none', role: 'img' });
-    chart.setAttribute('aria-label', `${pod.name}: down, booting and ready over the last 24 hours`);
-    for (const band of bandsOf(pod, now)) {
-      const rect = svg('rect', { class: `band ${band.phase}`, x: x(band.start), y: 8, height: 24 });
-      // A boot of a few minutes is a sliver of a day: never narrower than a visible line.
-      const width = Math.max(x(band.end) - x(band.start), band.phase === 'down' ? 0 : 3);
-      rect.setAttribute('width', width.toFixed(1));
+    chart.setAttribute('aria-label', `${pod.name}: down, booting and ready over the last ${label}`);
+    for (const band of layout(
+      bandsOf(pod, now).filter((b) => b.end > from),
+      x,
+    )) {
+      const rect = svg('rect', { class: `band ${band.phase}`, x: band.left.toFixed(1), y: 8, height: 24 });
+      rect.setAttribute('width', (band.right - band.left).toFixed(1));
       rect.append(svg('title', {}));
       rect.firstChild.textContent = `${PHASE_LABEL[band.phase]} from ${new Date(band.start).toLocaleTimeString()}`;
       chart.append(rect);
     }
-    const items = el('ul');
     for (const a of pod.actions.filter((a) => Date.parse(a.at) >= from)) {
-      const label = `${new Date(a.at).toLocaleTimeString()} ${a.action} ${a.podId ?? ''} (${a.trigger})${a.ok ? '' : ` refused HTTP ${a.httpStatus}`}`;
-      const line = svg('line', {
-        class: a.ok ? 'marker' : 'marker failed',
-        x1: x(Date.parse(a.at)),
-        x2: x(Date.parse(a.at)),
-        y1: 2,
-        y2: 38,
-      });
+      const at = x(Date.parse(a.at)).toFixed(1);
+      const line = svg('line', { class: a.ok ? 'marker' : 'marker failed', x1: at, x2: at, y1: 2, y2: 38 });
       line.append(svg('title', {}));
-      line.firstChild.textContent = label;
+      line.firstChild.textContent = actionLabel(a);
       chart.append(line);
-      items.append(el('li', { text: label }));
     }
-    const axis = el('div', { class: 'axis' }, el('span', { text: '24 h ago' }), el('span', { text: 'now' }));
+    const axis = el(
+      'div',
+      { class: 'axis' },
+      el('span', { text: `${label} ago` }),
+      el('span', { text: 'now' }),
+    );
+    return [chart, axis];
+  }
+
+  // A boot of a few minutes is a sliver of a day: booting and ready bands are never narrower than
+  // MIN_BAND, pushed left (newest first) so the newest stays at "now" and none hides another.
+  function layout(bands, x) {
+    const placed = [];
+    let limit = 1000;
+    for (const band of [...bands].reverse()) {
+      const right = Math.min(x(band.end), limit);
+      const left =
+        band.phase === 'down' ? Math.min(x(band.start), right) : Math.min(x(band.start), right - MIN_BAND);
+      placed.unshift({ ...band, left: Math.max(0, left), right });
+      limit = Math.max(0, left);
+    }
+    return placed.filter((b) => b.right > b.left);
+  }
+
+  function actionLabel(a) {
+    const refused = a.ok ? '' : ` refused HTTP ${a.httpStatus}`;
+    return `${new Date(a.at).toLocaleTimeString()} ${a.action} ${a.podId ?? ''} (${a.trigger})${refused}`;
+  }
+
+  function drawTimeline(pod) {
+    const now = Date.now();
+    const items = el('ul');
+    for (const a of pod.actions.filter((a) => Date.parse(a.at) >= now - DAY_MS)) {
+      items.append(el('li', { text: actionLabel(a) }));
+    }
     const legend = el(
       'p',
       { class: 'legend' },
@@ -243,7 +272,12 @@
       el('summary', { text: `Billable actions, last 24 h (${items.children.length})` }),
       items,
     );
-    pod.view.timeline.replaceChildren(chart, axis, legend, details);
+    pod.view.timeline.replaceChildren(
+      ...strip(pod, now, DAY_MS, '24 h'),
+      ...strip(pod, now, HOUR_MS, '1 h'),
+      legend,
+      details,
+    );
   }
 
   // ---- reading: events first, polling as the fallback ----
