@@ -3,6 +3,7 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
   ActionLog,
+  BudgetLedger,
   CONFIG,
   WorkerHealthModule,
   IDLE_TICK_QUEUE,
@@ -66,6 +67,7 @@ export class IdleMonitorModule {
             logger: AppLogger,
             events: PodEventPublisher,
             orphans: OrphanReaper,
+            ledger: BudgetLedger,
           ) =>
             new IdleTickService({
               config,
@@ -76,6 +78,7 @@ export class IdleMonitorModule {
               logger,
               events,
               orphans,
+              ledger,
               now: () => Date.now(),
             }),
           inject: [
@@ -87,6 +90,7 @@ export class IdleMonitorModule {
             LOGGER,
             PodEventPublisher,
             OrphanReaper,
+            BudgetLedger,
           ],
         },
         IdleTickProcessor,

@@ -43,3 +43,4 @@ export * from './events/pod-event';
 export * from './events/pod-event-publisher';
 export * from './events/pod-event-reader';
 export * from './events/pod-event-tail';
+export * from './budget/budget-ledger';

@@ -6,3 +6,4 @@ export * from './wake';
 export * from './idle';
 export * from './config';
 export * from './ops';
+export * from './budget/daily-budget';

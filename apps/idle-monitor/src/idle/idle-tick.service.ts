@@ -21,12 +21,14 @@ import type { PodList } from '@podwarden/runpod-client';
 import {
   mapBounded,
   type AppLogger,
+  type BudgetLedger,
   type HeldIdleLock,
   type IdleRecord,
   type IdleStateStore,
   type PodEventSink,
   type StopService,
 } from '@podwarden/platform';
+import { settleRun } from './budget-settlement';
 import { stopNeverRan } from './never-ran-stop';
 import type { OrphanReaper } from './orphan-reaper';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
@@ -46,6 +48,8 @@ export interface IdleTickDependencies {
   readonly now: () => number;
   /** Phase edges and idle-streak changes, for the gateway's event stream. */
   readonly events?: PodEventSink;
+  /** The daily-budget ledger: a run is settled when its volume is seen down or a stop is accepted. */
+  readonly ledger?: Pick<BudgetLedger, 'settle'>;
   /** Terminates prefixed pods on no configured volume, from the tick's own list. */
   readonly orphans?: Pick<OrphanReaper, 'sweep'>;
 }
@@ -167,6 +171,9 @@ export class IdleTickService {
       neverRanSince,
     };
     if (!(await lock.save(next))) return this.lockLost(pod, tick);
+    if (after.stopAccepted === true || seen.aggregate.signal === 'NotRunning') {
+      await settleRun(this.deps.ledger, logger, pod, record.state.upSince, now);
+    }
     const { stopAccepted } = after;
     await this.announce(pod, record.state, next.state, advance.stop);
     logTick(logger, {

@@ -13,6 +13,7 @@ import { WakeGate } from '../wake/wake-gate';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
 import { StopService } from '../stop/stop-service';
+import { BudgetLedger } from '../budget/budget-ledger';
 import { PodEventPublisher } from '../events/pod-event-publisher';
 import { PodEventReader } from '../events/pod-event-reader';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
@@ -89,6 +90,11 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: BudgetLedger,
+        useFactory: (redis: Redis, keys: RedisKeys) => new BudgetLedger(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: KeepAliveStore,
         useFactory: (redis: Redis, keys: RedisKeys) => new KeepAliveStore(redis, keys),
         inject: [REDIS, REDIS_KEYS],
@@ -134,6 +140,7 @@ export class PlatformModule {
         WakeGate,
         IdleStateStore,
         KeepAliveStore,
+        BudgetLedger,
         StopService,
         PodEventPublisher,
         PodEventReader,
