@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(__dirname, '..', '..');
 export const TEST_LOG_DIR = join(ROOT, 'test-logs');
 
-export type AppName = 'gateway' | 'waker' | 'idle-monitor' | 'runpod-sim';
+export type AppName = 'gateway' | 'waker' | 'idle-monitor' | 'runpod-sim' | 'inference-proxy';
 
 export interface LogLine {
   readonly raw: string;
@@ -122,6 +122,15 @@ export class AppProcess {
     if (!this.running) return;
     this.child.kill('SIGKILL');
     await this.exited;
+  }
+
+  /** SIGSTOP / SIGCONT: a process that stalls (a long GC, a frozen VM) and later resumes as if nothing happened. */
+  pause(): void {
+    this.child.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child.kill('SIGCONT');
   }
 
   waitForExit(): Promise<number | null> {

@@ -10,7 +10,17 @@ export interface SimResponse {
   readonly body: string;
   /** The JSON value behind `body`, when it is JSON. */
   readonly json: unknown;
+  /** Set for a streamed answer (server-sent events): `body` is empty and the chunks come from here over time. */
+  readonly stream?: SimStream;
 }
+
+/** Where a streamed answer writes; `closed` turns true once the client went away. */
+export interface StreamSink {
+  write(text: string): void;
+  readonly closed: boolean;
+}
+
+export type SimStream = (sink: StreamSink) => Promise<void>;
 
 export function jsonResponse(
   status: number,
@@ -51,12 +61,34 @@ export function emptyResponse(status: number): SimResponse {
 
 export function writeResponse(res: ServerResponse, response: SimResponse): void {
   if (res.headersSent || res.destroyed) return;
+  if (response.stream !== undefined) {
+    writeStream(res, response, response.stream);
+    return;
+  }
   const headers: Record<string, string | number> = { ...response.headers };
   if (response.status !== 204 && response.status !== 304) {
     headers['content-length'] = Buffer.byteLength(response.body);
   }
   res.writeHead(response.status, headers);
   res.end(response.status === 204 || response.status === 304 ? undefined : response.body);
+}
+
+/** Headers at once (no content-length: chunked), then every chunk as soon as the stream produces it. */
+function writeStream(res: ServerResponse, response: SimResponse, stream: SimStream): void {
+  res.writeHead(response.status, { ...response.headers });
+  res.flushHeaders();
+  const sink: StreamSink = {
+    write: (text) => {
+      if (!res.destroyed && !res.writableEnded) res.write(text);
+    },
+    get closed() {
+      return res.destroyed || res.writableEnded;
+    },
+  };
+  stream(sink).then(
+    () => res.end(),
+    () => res.destroy(),
+  );
 }
 
 export type BodyRead =

@@ -2,20 +2,47 @@ import { IncomingMessage } from 'node:http';
 import { CallLog, ProxyRequestKind } from './call-log';
 import { FaultInjector, FaultSpec } from './fault-injector';
 import { bareNotFound, statusFault, unreadableFault } from './fault-responses';
-import { decodeSegment, headerValue, jsonResponse, ParsedBody, SimResponse, textResponse } from './http-io';
-import { isRecord, JsonRecord } from './json-reader';
+import {
+  completionBody,
+  CompletionIdentity,
+  CompletionKind,
+  CompletionRequest,
+  readCompletionRequest,
+  SSE_DONE,
+  tokenChunk,
+  Usage,
+  usageChunk,
+  usageOf,
+} from './completions';
+import {
+  decodeSegment,
+  headerValue,
+  jsonResponse,
+  ParsedBody,
+  SimResponse,
+  StreamSink,
+  textResponse,
+} from './http-io';
+import { JsonRecord } from './json-reader';
 import { renderVllmMetrics } from './metrics-exposition';
 import { SimPod } from './pod-lifecycle';
 import { VllmBehaviour } from './scenario';
 import { SimWorld } from './sim-state';
 import { TimerRegistry } from './timer-registry';
-import { FinishReason, VllmProcess } from './vllm-process';
+import { ChatJob, FinishReason, VllmProcess } from './vllm-process';
+
+/** vLLM's two completion routes; both count as `chat` in the proxy stats. */
+const COMPLETION_PATHS: Readonly<Record<string, CompletionKind>> = {
+  '/v1/chat/completions': 'chat',
+  '/v1/completions': 'text',
+};
 
 /**
  * The pod proxy, /proxy/{podId}-{port}/…, standing in for
  * https://{podId}-{port}.proxy.runpod.net: Cloudflare's 404 while the pod is
  * not running, 502 while the container is up but vLLM is not listening, then
- * a vLLM emulation (/metrics, /v1/chat/completions, /health, /v1/models).
+ * a vLLM emulation (/metrics, /v1/chat/completions, /v1/completions with
+ * optional SSE streaming, /health, /v1/models).
  * No bearer is needed, and none should ever arrive: the stats count any that does.
  */
 export interface ProxyRequest {
@@ -46,7 +73,7 @@ export class ProxyRoutes {
     const kind: ProxyRequestKind =
       request.method === 'GET' && subPath === '/metrics'
         ? 'metrics'
-        : request.method === 'POST' && subPath === '/v1/chat/completions'
+        : request.method === 'POST' && COMPLETION_PATHS[subPath] !== undefined
           ? 'chat'
           : 'other';
     const dash = target.lastIndexOf('-');
@@ -95,7 +122,7 @@ export class ProxyRoutes {
       case 'metrics':
         return this.metrics(pod, process);
       case 'chat':
-        return this.chat(pod, process, request);
+        return this.completion(pod, process, request, COMPLETION_PATHS[subPath]);
       case 'other':
         return this.other(pod, request.method, subPath);
     }
@@ -146,54 +173,79 @@ export class ProxyRoutes {
     return textResponse(200, 'text/plain; version=0.0.4; charset=utf-8', text);
   }
 
-  private async chat(pod: SimPod, process: VllmProcess, request: ProxyRequest): Promise<SimResponse> {
-    const body = request.body;
-    if (body.kind !== 'json' || !isRecord(body.value))
-      return openAiError(400, 'request body must be a JSON object');
-    const chat = body.value;
-    if (!Array.isArray(chat.messages) || chat.messages.length === 0) {
-      return openAiError(400, 'messages must be a non-empty array');
-    }
+  private async completion(
+    pod: SimPod,
+    process: VllmProcess,
+    request: ProxyRequest,
+    kind: CompletionKind,
+  ): Promise<SimResponse> {
+    const read = readCompletionRequest(kind, request.body);
+    if (!read.ok) return openAiError(400, read.message);
+    const completion = read.request;
     const duration = chatDuration(
-      chat,
+      completion.body,
       headerValue(request.req, 'x-sim-duration-ms'),
       this.world.scenario.timings.chatMs,
     );
     if (duration === null) return openAiError(400, 'sim_duration_ms must be a non-negative number');
-    const promptTokens = Math.max(1, Math.ceil(messageChars(chat.messages) / 4));
+    const promptTokens = Math.max(1, Math.ceil(completion.promptChars / 4));
     const standard = this.world.scenario.vllm.completionTokens;
-    const maxTokens =
-      typeof chat.max_tokens === 'number' && chat.max_tokens >= 1 ? Math.floor(chat.max_tokens) : null;
+    const maxTokens = completion.maxTokens;
     const cut = maxTokens !== null && maxTokens < standard;
     const completionTokens = cut ? maxTokens : standard;
     const finishReason: FinishReason = cut ? 'length' : 'stop';
 
     const job = process.enqueue(this.world.now(), duration, promptTokens, completionTokens, finishReason);
-    await this.waitUntil(job.end);
-    // The process may have been stopped, restarted or killed while the request was in flight.
-    if (pod.vllm !== process || this.world.view(pod).serving !== 'ready' || isDown(pod.behaviour)) {
-      return cloudflarePage(502, '502 Bad Gateway');
-    }
     this.completionSeq += 1;
-    return jsonResponse(200, {
-      id: `chatcmpl-sim-${this.completionSeq}`,
-      object: 'chat.completion',
+    const who: CompletionIdentity = {
+      id: `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-sim-${this.completionSeq}`,
       created: Math.floor(this.world.wall() / 1000),
       model: pod.modelName,
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content: 'This is a simulated reply.' },
-          logprobs: null,
-          finish_reason: finishReason,
-        },
-      ],
-      usage: {
-        prompt_tokens: promptTokens,
-        completion_tokens: completionTokens,
-        total_tokens: promptTokens + completionTokens,
-      },
-    });
+    };
+    const usage = usageOf(promptTokens, completionTokens);
+    const stillServing = (): boolean =>
+      pod.vllm === process && this.world.view(pod).serving === 'ready' && !isDown(pod.behaviour);
+    if (completion.stream) {
+      return this.streamed(job, who, completion, finishReason, usage, stillServing);
+    }
+    await this.waitUntil(job.end);
+    // The process may have been stopped, restarted or killed while the request was in flight.
+    if (!stillServing()) return cloudflarePage(502, '502 Bad Gateway');
+    return jsonResponse(200, completionBody(kind, who, finishReason, usage));
+  }
+
+  /**
+   * Server-sent events as vLLM sends them: token i leaves when the schedule
+   * has generated it (evenly spread from the job's start to its end), so the
+   * first chunk arrives long before the last is generated.
+   */
+  private streamed(
+    job: ChatJob,
+    who: CompletionIdentity,
+    completion: CompletionRequest,
+    finishReason: FinishReason,
+    usage: Usage,
+    stillServing: () => boolean,
+  ): SimResponse {
+    const tokens = usage.completion_tokens;
+    const stream = async (sink: StreamSink): Promise<void> => {
+      for (let i = 0; i < tokens; i += 1) {
+        await this.waitUntil(job.start + ((job.end - job.start) * (i + 1)) / tokens);
+        // A stopped pod cuts the stream mid-way, as the real proxy does.
+        if (sink.closed || !stillServing()) throw new Error('stream cut');
+        sink.write(tokenChunk(completion.kind, who, i, null));
+      }
+      sink.write(tokenChunk(completion.kind, who, tokens, finishReason));
+      if (completion.includeUsage) sink.write(usageChunk(completion.kind, who, usage));
+      sink.write(SSE_DONE);
+    };
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' },
+      body: '',
+      json: undefined,
+      stream,
+    };
   }
 
   private other(pod: SimPod, method: string, subPath: string): SimResponse {
@@ -250,18 +302,4 @@ function chatDuration(chat: JsonRecord, header: string | null, fallback: number)
     chat.sim_duration_ms !== undefined ? chat.sim_duration_ms : header === null ? undefined : Number(header);
   if (raw === undefined) return fallback;
   return typeof raw === 'number' && Number.isFinite(raw) && raw >= 0 ? raw : null;
-}
-
-function messageChars(messages: readonly unknown[]): number {
-  let chars = 0;
-  for (const message of messages) {
-    if (!isRecord(message)) continue;
-    const content = message.content;
-    if (typeof content === 'string') chars += content.length;
-    else if (Array.isArray(content)) {
-      for (const part of content)
-        if (isRecord(part) && typeof part.text === 'string') chars += part.text.length;
-    }
-  }
-  return chars;
 }

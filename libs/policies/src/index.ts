@@ -5,5 +5,6 @@ export * from './domain/create';
 export * from './wake';
 export * from './idle';
 export * from './config';
+export * from './proxy';
 export * from './ops';
 export * from './budget/daily-budget';

@@ -5,11 +5,10 @@ import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
 import {
   CONFIG,
   LOGGER,
-  WAKE_JOB,
   WAKE_QUEUE,
   WakeGate,
   WakeProgressStore,
-  wakeDeduplicationId,
+  enqueueWake,
   type AppLogger,
   type WakeJobData,
   type WakeJobResult,
@@ -58,38 +57,15 @@ export class StartWakeService {
     return answer;
   }
 
-  /**
-   * Deduplication on the volume is the singleton gate for our producers: while
-   * a wake for the volume is waiting or active, the add returns that job's id.
-   * The returned Job carries our data, not the stored job's, so it is re-read.
-   */
+  /** The shared producer path (enqueueWake): the same dedup and gate as every other producer of ours. */
   private async enqueue(pod: PodConfig, requester: string): Promise<Job<WakeJobData, WakeJobResult>> {
     try {
-      const added = await withinTimeout(
-        // Retention and attempts are the queue's defaults (QueuesModule).
-        this.queue.add(
-          WAKE_JOB,
-          { podName: pod.name, requestedBy: requester },
-          { deduplication: { id: wakeDeduplicationId(pod.volumeId) } },
-        ),
-        this.config.tuning.redisWriteTimeoutMs,
-        'wake enqueue',
-      );
-      const stored = await withinTimeout(
-        this.queue.getJob(String(added.id)),
-        this.config.tuning.redisReadTimeoutMs,
-        'wake job read',
-      );
+      const { job, storedBy } = await enqueueWake(this.queue, pod, requester, this.config.tuning);
       this.logger.info(
-        {
-          pod: pod.name,
-          attemptId: added.id,
-          requestedBy: requester,
-          storedBy: stored?.data.requestedBy ?? null,
-        },
-        `wake requested for ${pod.name} (job ${added.id})`,
+        { pod: pod.name, attemptId: job.id, requestedBy: requester, storedBy },
+        `wake requested for ${pod.name} (job ${job.id})`,
       );
-      return stored ?? added;
+      return job;
     } catch (error) {
       this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'wake could not be queued');
       throw problem(

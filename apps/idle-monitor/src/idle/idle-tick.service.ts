@@ -13,18 +13,23 @@ import {
   type PodConfig,
   type PodSignalOf,
   type PodwardenConfig,
+  type ProxyActivity,
   type StopReason,
   type VolumeSignal,
+  withProxyActivity,
 } from '@podwarden/policies';
 import { lookupVolume, nextNeverRanClocks, seenUpPods, type NeverRanClocks } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import {
+  errorMessage,
   mapBounded,
+  withinTimeout,
   type AppLogger,
   type BudgetLedger,
   type HeldIdleLock,
   type IdleRecord,
   type IdleStateStore,
+  type ProxyActivityStore,
   type PodEventSink,
   type StopService,
 } from '@podwarden/platform';
@@ -44,6 +49,8 @@ export interface IdleTickDependencies {
   readonly stops: Pick<StopService, 'stopPods'>;
   /** Operators' keep-alives: they hold off the idle stop only. */
   readonly keepAlives: KeepAliveReader;
+  /** The inference proxies' traffic: a request in flight through any replica reads Busy. */
+  readonly proxyActivity: Pick<ProxyActivityStore, 'read'>;
   readonly logger: AppLogger;
   readonly now: () => number;
   /** Phase edges and idle-streak changes, for the gateway's event stream. */
@@ -135,7 +142,7 @@ export class IdleTickService {
     const record = await this.deps.store.load(pod.name);
     if (alreadyCounted(record, tick)) return { kind: 'skipped', why: 'already-ticked' };
 
-    const seen = await this.observe(pod, list, record, tick);
+    const seen = await this.withProxyTraffic(pod, record, await this.observe(pod, list, record, tick));
     const now = this.deps.now();
     const advance = await holdForKeepAlive(
       this.deps.keepAlives,
@@ -213,6 +220,38 @@ export class IdleTickService {
           ? record.baselines
           : nextBaselines(record.baselines, podsOnVolume, seen.baselineUpdates),
     };
+  }
+
+  /** Read after the scrape, so a request that ended between the scrape and now still counts. */
+  private async withProxyTraffic(
+    pod: PodConfig,
+    record: IdleRecord,
+    seen: TickObservation,
+  ): Promise<TickObservation> {
+    const { config, logger } = this.deps;
+    let proxy: ProxyActivity | null;
+    try {
+      proxy = await withinTimeout(
+        this.deps.proxyActivity.read(pod.name, this.deps.now()),
+        config.tuning.redisReadTimeoutMs,
+        'proxy activity read',
+      );
+    } catch (error) {
+      logger.warn(
+        { pod: pod.name, err: errorMessage(error) },
+        'proxy activity unreadable; reading it as Busy',
+      );
+      proxy = null;
+    }
+    const signal = withProxyActivity(
+      seen.aggregate.signal,
+      record.state.phase,
+      record.state.lastTickAt,
+      proxy,
+    );
+    if (signal === seen.aggregate.signal) return seen;
+    logger.debug({ pod: pod.name, proxy, scraped: seen.aggregate.signal }, 'proxy traffic reads Busy');
+    return { ...seen, aggregate: { ...seen.aggregate, signal } };
   }
 
   private stop(

@@ -1,6 +1,7 @@
 import { classifyLastWake, proxyUrlFor } from '@podwarden/policies';
 import {
   errorMessage,
+  FenceLostError,
   wakeReportOf,
   type WakeCompletion,
   type PodEventSink,
@@ -12,7 +13,8 @@ import {
 import type { WakeDependencies } from './wake-dependencies';
 import type { WakePhase, WakeProgressReporter } from './wake-progress-reporter';
 import type { WakeRequest } from './wake-request';
-import { providerFailed, type WakeResult } from './wake-result';
+import { providerFailed, stoppedByOperator, type WakeResult } from './wake-result';
+import type { WakeRunFence } from './wake-run-context';
 import { WakeRun } from './wake-run';
 
 export interface WakeAttemptDependencies extends WakeDependencies {
@@ -31,7 +33,7 @@ export interface WakeAttemptDependencies extends WakeDependencies {
 export class WakeAttempt {
   constructor(private readonly deps: WakeAttemptDependencies) {}
 
-  async run(request: WakeRequest, signal?: AbortSignal): Promise<WakeJobResult> {
+  async run(request: WakeRequest, signal?: AbortSignal, fence?: WakeRunFence): Promise<WakeJobResult> {
     const { pod, attemptId, requestedBy } = request;
     const requestedAt = this.deps.now().toISOString();
     await this.deps.history.requested({ podName: pod.name, attemptId, requestedAt, requestedBy });
@@ -41,8 +43,19 @@ export class WakeAttempt {
     });
     let result: WakeResult;
     try {
-      result = await new WakeRun(this.deps, pod, this.reporterFor(request), signal).run();
+      result = await new WakeRun(this.deps, pod, this.reporterFor(request), signal, fence).run();
     } catch (error) {
+      if (error instanceof FenceLostError && error.state === 'stopped') {
+        return this.finish(request, requestedAt, stoppedByOperator());
+      }
+      if (error instanceof FenceLostError) {
+        // The run holding the gate now (a re-delivery of this job) records this attempt.
+        this.deps.logger.warn(
+          { pod: pod.name, attemptId, fenceToken: fence?.token },
+          `wake fenced out: ${error.message}`,
+        );
+        throw error;
+      }
       const thrown = providerFailed(thrownMessage(error, signal), {
         candidatesConsidered: 0,
         lastProviderStatus: null,
@@ -58,6 +71,11 @@ export class WakeAttempt {
       });
       throw error;
     }
+    return this.finish(request, requestedAt, result);
+  }
+
+  private finish(request: WakeRequest, requestedAt: string, result: WakeResult): Promise<WakeJobResult> {
+    const { pod, attemptId } = request;
     const level = result.outcome === 'Failed' ? 'warn' : 'info';
     this.deps.logger[level](
       { pod: pod.name, attemptId, outcome: result.outcome, podId: result.podId },

@@ -514,7 +514,7 @@ describe(WakeJobRunner.name, () => {
           .onObserve('p1', found('p1', 'Running', 1)),
       );
       // The first delivery crashed while holding the gate: the key is still held by its attempt id.
-      expect(await sut.gate.enter(OUR_VOLUME, 'job-R', 30_000)).toEqual({ kind: 'acquired' });
+      expect(await sut.gate.enter(OUR_VOLUME, 'job-R', 30_000)).toMatchObject({ kind: 'acquired' });
 
       const result = await sut.runner.process(job('job-R', { podName: TEST_POD_NAME }));
 
@@ -531,7 +531,7 @@ describe(WakeJobRunner.name, () => {
       const sut = replica(runpod, {
         onJoinWait: () => redis.del(KEYS.wakeLock(OUR_VOLUME)).then(() => undefined),
       });
-      expect(await sut.gate.enter(OUR_VOLUME, 'ghost', 30_000)).toEqual({ kind: 'acquired' });
+      expect(await sut.gate.enter(OUR_VOLUME, 'ghost', 30_000)).toMatchObject({ kind: 'acquired' });
 
       const result = await sut.runner.process(job('job-C', { podName: TEST_POD_NAME }));
 

@@ -37,7 +37,9 @@ export class WakeJobRunner {
     for (;;) {
       const entry = await gate.enter(pod.volumeId, attemptId, gateLeaseMs);
       if (entry.kind === 'acquired') {
-        return gate.hold(pod.volumeId, attemptId, gateLeaseMs, () => this.attempts.run(request, signal));
+        return gate.hold(pod.volumeId, entry.lease, gateLeaseMs, (fence) =>
+          this.attempts.run(request, signal, fence),
+        );
       }
       const joined = await this.join(pod, entry.holderAttemptId, signal);
       if (joined) return { ...joined, joined: true };

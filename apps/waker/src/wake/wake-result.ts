@@ -22,6 +22,14 @@ export function providerFailed(
   return { ...nothingReached('Failed', message, diagnostics), failureKind: 'provider', podId };
 }
 
+/** An operator's stop for the volume took the gate away: the wake starts or creates nothing more. */
+export function stoppedByOperator(): WakeResult {
+  return providerFailed('stopped by operator; the wake made no RunPod write after the stop', {
+    candidatesConsidered: 0,
+    lastProviderStatus: null,
+  });
+}
+
 /** A pod already on the volume serves: one we started, or one that was running. */
 export function serving(podId: string, startedByUs: boolean, diagnostics: WakeDiagnostics): WakeResult {
   return startedByUs

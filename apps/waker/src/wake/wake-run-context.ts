@@ -1,10 +1,16 @@
 import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
 import { recordBillable, type AppLogger, type RecordBillableOptions } from '@podwarden/platform';
 import type { PodActionResult } from '@podwarden/runpod-client';
-import { AbortableControlPlane } from './abortable-control-plane';
+import { AbortableControlPlane, type BillableFence } from './abortable-control-plane';
 import type { WakeDependencies } from './wake-dependencies';
 import type { WakeProgressReporter } from './wake-progress-reporter';
 import { WakeRunState } from './wake-run-state';
+
+/** The fenced gate as a run sees it: checked before every billable call, aborting the run when lost. */
+export interface WakeRunFence extends BillableFence {
+  readonly signal: AbortSignal;
+  readonly token: number;
+}
 
 /** One billable call as a wake step describes it; the context adds the pod, the trigger and the time. */
 export type WakeBillableCall = Omit<
@@ -20,14 +26,19 @@ export type WakeBillableCall = Omit<
 export class WakeRunContext {
   readonly state = new WakeRunState();
   readonly runpod: AbortableControlPlane;
+  /** The job's signal, joined with the fence's: a stopped or fenced-out run stops waiting at once. */
+  private readonly signal?: AbortSignal;
 
   constructor(
     private readonly deps: WakeDependencies,
     readonly pod: PodConfig,
     readonly progress: WakeProgressReporter,
-    private readonly signal?: AbortSignal,
+    jobSignal?: AbortSignal,
+    readonly fence?: WakeRunFence,
   ) {
-    this.runpod = new AbortableControlPlane(deps.client, signal);
+    const signals = [jobSignal, fence?.signal].filter((s): s is AbortSignal => s !== undefined);
+    this.signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    this.runpod = new AbortableControlPlane(deps.client, this.signal, fence, jobSignal);
   }
 
   get config(): PodwardenConfig {

@@ -9,7 +9,7 @@ import { walkCreateAttempts } from './steps/walk-create-attempts';
 import type { WakeDependencies } from './wake-dependencies';
 import type { WakeProgressReporter } from './wake-progress-reporter';
 import { created, refused, serving, withKeptPods, type WakeResult } from './wake-result';
-import { WakeRunContext } from './wake-run-context';
+import { WakeRunContext, type WakeRunFence } from './wake-run-context';
 
 /**
  * Ensures a pod attached to the volume is RUNNING on an acceptable GPU, as a
@@ -22,8 +22,14 @@ import { WakeRunContext } from './wake-run-context';
 export class WakeRun {
   private readonly ctx: WakeRunContext;
 
-  constructor(deps: WakeDependencies, pod: PodConfig, progress: WakeProgressReporter, signal?: AbortSignal) {
-    this.ctx = new WakeRunContext(deps, pod, progress, signal);
+  constructor(
+    deps: WakeDependencies,
+    pod: PodConfig,
+    progress: WakeProgressReporter,
+    signal?: AbortSignal,
+    fence?: WakeRunFence,
+  ) {
+    this.ctx = new WakeRunContext(deps, pod, progress, signal, fence);
   }
 
   async run(): Promise<WakeResult> {

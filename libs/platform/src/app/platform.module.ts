@@ -12,6 +12,7 @@ import { WakeProgressStore } from '../wake/wake-progress';
 import { WakeGate } from '../wake/wake-gate';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
+import { ProxyActivityStore } from '../proxy/proxy-activity-store';
 import { StopService } from '../stop/stop-service';
 import { BudgetLedger } from '../budget/budget-ledger';
 import { PodEventPublisher } from '../events/pod-event-publisher';
@@ -46,7 +47,7 @@ export class PlatformModule {
       { provide: LOGGER, useValue: start.logger },
       {
         provide: REDIS,
-        useFactory: (config: PodwardenConfig) => createRedis(config.redis.url, 'request'),
+        useFactory: (config: PodwardenConfig) => createRedis(config.redis, 'request'),
         inject: [CONFIG],
       },
       {
@@ -100,6 +101,11 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: ProxyActivityStore,
+        useFactory: (redis: Redis, keys: RedisKeys) => new ProxyActivityStore(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: PodEventPublisher,
         useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
           new PodEventPublisher(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
@@ -119,8 +125,9 @@ export class PlatformModule {
           idle: IdleStateStore,
           logger: AppLogger,
           events: PodEventPublisher,
-        ) => new StopService(config, client, actions, idle, logger, undefined, events),
-        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher],
+          gate: WakeGate,
+        ) => new StopService(config, client, actions, idle, logger, undefined, events, gate),
+        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher, WakeGate],
       },
       PlatformLifecycle,
     ];
@@ -141,6 +148,7 @@ export class PlatformModule {
         IdleStateStore,
         KeepAliveStore,
         BudgetLedger,
+        ProxyActivityStore,
         StopService,
         PodEventPublisher,
         PodEventReader,

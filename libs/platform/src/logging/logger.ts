@@ -21,6 +21,9 @@ export const REDACTED_PATHS: readonly string[] = [
   '*.operatorToken',
   'wakeToken',
   '*.wakeToken',
+  'inferenceToken',
+  '*.inferenceToken',
+  '*.*.inferenceToken',
   'password',
   '*.password',
 ];

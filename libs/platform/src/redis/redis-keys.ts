@@ -23,6 +23,18 @@ export class RedisKeys {
   wakeLock(volumeId: string): string {
     return `${this.prefix}:wake-lock:${volumeId}`;
   }
+  /** INCR counter: each acquisition of the volume's gate takes the next fencing token. */
+  wakeFence(volumeId: string): string {
+    return `${this.prefix}:wake-fence:${volumeId}`;
+  }
+  /** The fencing token an operator's stop took: runs holding an older token were stopped. */
+  wakeStopped(volumeId: string): string {
+    return `${this.prefix}:wake-stopped:${volumeId}`;
+  }
+  /** Hash of billable intents without an outcome yet (the write-ahead log), keyed by intent id. */
+  billableIntents(podName: string): string {
+    return this.pod('billable-intents', podName);
+  }
   wakeResult(attemptId: string): string {
     return `${this.prefix}:wake-result:${attemptId}`;
   }
@@ -34,6 +46,13 @@ export class RedisKeys {
   }
   keepAlive(podName: string): string {
     return this.pod('keepalive', podName);
+  }
+  /** Requests the inference proxies are forwarding to the pod (sorted set, scored by lease expiry). */
+  proxyInFlight(podName: string): string {
+    return this.pod('proxy-inflight', podName);
+  }
+  proxyLastEnded(podName: string): string {
+    return this.pod('proxy-last-ended', podName);
   }
   /** The pod's event stream (XADD by every app, XREAD by every gateway). */
   events(podName: string): string {

@@ -81,6 +81,69 @@ const stopEntry = (podId: string, changes: Partial<ActionRecord> = {}): ActionRe
 });
 
 describe(StopService.name, () => {
+  describe('stopVolume and the wake in flight', () => {
+    function withGate(runpod: FakeRunPod, stopWakes: (volumeId: string) => Promise<number>) {
+      const config = stopConfig();
+      const logs = captureLogs();
+      const store = new IdleStateStore(redis, KEYS);
+      const actionLog = new ActionLog(redis, KEYS, logs.logger);
+      const gate = { stopWakes: jest.fn(stopWakes) };
+      const sut = new StopService(
+        config,
+        runpod,
+        actionLog,
+        store,
+        logs.logger,
+        () => new Date(AT),
+        undefined,
+        gate,
+      );
+      return { sut, config, gate, logs };
+    }
+
+    it('an operator stop fences out the wake on the volume before it lists or stops anything', async () => {
+      const runpod = new FakeRunPod().setPod('p1');
+      const { sut, config, gate } = withGate(runpod, async () => {
+        runpod.note('fence');
+        return 9;
+      });
+
+      await sut.stopVolume(config.pods[0], 'manual');
+
+      expect(gate.stopWakes).toHaveBeenCalledWith('vol-1');
+      expect(runpod.events).toEqual(['fence', 'list', 'stop p1']);
+    });
+
+    it('also with no pod on the volume yet (a wake still before its create)', async () => {
+      const runpod = new FakeRunPod();
+      const { sut, config, gate } = withGate(runpod, async () => 1);
+
+      expect(await sut.stopVolume(config.pods[0], 'manual')).toEqual({ kind: 'no-pod' });
+      expect(gate.stopWakes).toHaveBeenCalledTimes(1);
+    });
+
+    it('an idle stop does not touch the wake gate', async () => {
+      const runpod = new FakeRunPod().setPod('p1');
+      const { sut, config, gate } = withGate(runpod, async () => 1);
+
+      await sut.stopVolume(config.pods[0], 'idle');
+
+      expect(gate.stopWakes).not.toHaveBeenCalled();
+    });
+
+    it('a fence that cannot be written is logged and the pods are stopped anyway', async () => {
+      const runpod = new FakeRunPod().setPod('p1');
+      const { sut, config, logs } = withGate(runpod, () => Promise.reject(new Error('redis down')));
+
+      const result = await sut.stopVolume(config.pods[0], 'manual');
+
+      expect(result).toMatchObject({ kind: 'stopped', ok: true });
+      expect(logs.messages('warn')).toContain(
+        'operator stop could not fence the wake in flight; stopping the pods anyway',
+      );
+    });
+  });
+
   describe('stopVolume', () => {
     it('stops every pod on the volume, records each with its GPU and price, and takes the Down edge', async () => {
       const runpod = new FakeRunPod()

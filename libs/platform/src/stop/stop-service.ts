@@ -9,6 +9,7 @@ import { recordBillable } from '../records/record-billable';
 import type { IdleStateStore } from '../idle/idle-state-store';
 import { errorMessage } from '../util/error-message';
 import type { PodEventSink } from '../events/pod-event-publisher';
+import type { WakeGate } from '../wake/wake-gate';
 
 export interface PodStopOutcome {
   readonly podId: string;
@@ -41,11 +42,17 @@ export class StopService {
     private readonly logger: AppLogger,
     private readonly now: () => Date = () => new Date(),
     private readonly events?: PodEventSink,
+    private readonly wakes?: Pick<WakeGate, 'stopWakes'>,
   ) {}
 
-  /** Stop every pod on the volume (a stale pod and its replacement may both be billing). */
+  /**
+   * Stop every pod on the volume (a stale pod and its replacement may both be
+   * billing). An operator's stop first fences out the wake in flight on the
+   * volume, so that wake starts or creates nothing after this point.
+   */
   async stopVolume(pod: PodConfig, trigger: ActionTrigger): Promise<VolumeStopResult> {
     if (!isPodConfigured(this.config, pod)) return { kind: 'unconfigured' };
+    if (trigger === 'manual') await this.stopWakeInFlight(pod);
     const list = await this.client.listPods();
     const lookup = lookupVolume(list, pod.volumeId);
     if (lookup.kind === 'unreadable') return { kind: 'unreadable', reason: lookup.reason };
@@ -63,6 +70,23 @@ export class StopService {
     const ok = outcomes.every((o) => o.ok);
     if (ok) await this.markDown(pod);
     return { kind: 'stopped', ok, pods: outcomes };
+  }
+
+  private async stopWakeInFlight(pod: PodConfig): Promise<void> {
+    if (!this.wakes) return;
+    try {
+      const token = await this.wakes.stopWakes(pod.volumeId);
+      this.logger.info(
+        { pod: pod.name, fenceToken: token },
+        'operator stop: the wake in flight is fenced out',
+      );
+    } catch (error) {
+      // The pods are still stopped; a wake in flight keeps its gate and may write until it ends.
+      this.logger.warn(
+        { pod: pod.name, err: errorMessage(error) },
+        'operator stop could not fence the wake in flight; stopping the pods anyway',
+      );
+    }
   }
 
   /** Stop exactly these pods (the idle monitor's targets: every pod it observed up). */

@@ -3,16 +3,29 @@ import { DEFAULTS } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { WakeJobResult } from '../queues/wake-job';
 import { RELEASE_IF_HOLDER, RENEW_IF_HOLDER } from '../redis/holder-scripts';
+import { attemptOfValue, leaseValue, WakeFence, type GateLease } from './wake-fence';
 
-export type GateEntry = { kind: 'acquired' } | { kind: 'held'; holderAttemptId: string };
+export type GateEntry = { kind: 'acquired'; lease: GateLease } | { kind: 'held'; holderAttemptId: string };
 
+// Free, or held by this same attempt (a re-delivered job): take it with the next fencing token.
 const ACQUIRE = `
 local holder = redis.call('GET', KEYS[1])
-if (not holder) or holder == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return ''
+if (not holder) or holder == ARGV[1] or string.sub(holder, 1, #ARGV[1] + 1) == ARGV[1] .. '#' then
+  local token = redis.call('INCR', KEYS[2])
+  redis.call('SET', KEYS[1], ARGV[1] .. '#' .. token, 'PX', ARGV[2])
+  return {1, tostring(token)}
 end
-return holder`;
+return {0, holder}`;
+
+// An operator's stop: a new token no run holds, remembered as the stop's, and the gate taken away.
+const STOP = `
+local token = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[3], token, 'EX', ARGV[1])
+redis.call('DEL', KEYS[1])
+return token`;
+
+// Long enough for any run that started before the stop to end.
+const STOP_MARK_SECONDS = 24 * 60 * 60;
 
 // A holder renews at a third of its lease, so two renewals can fail before the lease lapses.
 const RENEWALS_PER_LEASE = 3;
@@ -22,8 +35,10 @@ const MIN_RENEW_INTERVAL_MS = 100;
  * The singleton gate below the queue: at most one wake runs per volume, whoever
  * enqueued it. The queue's deduplication already folds our own producers'
  * starts into one job; this lock also covers direct producers and a stalled
- * job that BullMQ hands to a second worker. The holder id is the attempt id,
- * so a re-delivered job (same id) takes its own lock back after a crash.
+ * job that BullMQ hands to a second worker. Every acquisition takes a new
+ * fencing token (Redis INCR) and the gate holds `attempt#token`: a re-delivered
+ * job (same attempt id) takes the gate back with a new token, and the old run,
+ * if still alive, fails its fence check before any billable call.
  */
 export class WakeGate {
   constructor(
@@ -34,44 +49,77 @@ export class WakeGate {
   ) {}
 
   async enter(volumeId: string, attemptId: string, ttlMs: number): Promise<GateEntry> {
-    const holder = (await this.redis.eval(
+    const [acquired, value] = (await this.redis.eval(
       ACQUIRE,
-      1,
+      2,
       this.keys.wakeLock(volumeId),
+      this.keys.wakeFence(volumeId),
       attemptId,
       ttlMs,
-    )) as string;
-    return holder === '' ? { kind: 'acquired' } : { kind: 'held', holderAttemptId: holder };
+    )) as [number, string];
+    return acquired === 1
+      ? { kind: 'acquired', lease: { attemptId, token: Number(value) } }
+      : { kind: 'held', holderAttemptId: attemptOfValue(value) };
   }
 
-  async renew(volumeId: string, attemptId: string, ttlMs: number): Promise<boolean> {
-    return (await this.redis.eval(RENEW_IF_HOLDER, 1, this.keys.wakeLock(volumeId), attemptId, ttlMs)) === 1;
+  async renew(volumeId: string, lease: GateLease, ttlMs: number): Promise<boolean> {
+    const value = leaseValue(lease);
+    return (await this.redis.eval(RENEW_IF_HOLDER, 1, this.keys.wakeLock(volumeId), value, ttlMs)) === 1;
   }
 
   /**
-   * Runs the work of an attempt that entered the gate: the lease is renewed
-   * while it runs and the gate is left when it ends, however it ends. A failed
-   * renewal or leave is not the work's failure: the lease then simply lapses.
+   * An operator's stop for the volume: whatever wake holds the gate loses it
+   * at its next fence check (and its renewal), and learns it was stopped.
+   * A wake that enters afterwards takes a newer token and runs as usual.
    */
-  async hold<T>(volumeId: string, attemptId: string, leaseMs: number, work: () => Promise<T>): Promise<T> {
+  async stopWakes(volumeId: string): Promise<number> {
+    return (await this.redis.eval(
+      STOP,
+      3,
+      this.keys.wakeLock(volumeId),
+      this.keys.wakeFence(volumeId),
+      this.keys.wakeStopped(volumeId),
+      STOP_MARK_SECONDS,
+    )) as number;
+  }
+
+  /**
+   * Runs the work of an acquisition: the lease is renewed while it runs and
+   * the gate is left when it ends, however it ends. A renewal that fails (not
+   * ours any more, or Redis unreachable) marks the fence lost: the work makes
+   * no billable call after that. A failed leave lets the lease lapse.
+   */
+  async hold<T>(
+    volumeId: string,
+    lease: GateLease,
+    leaseMs: number,
+    work: (fence: WakeFence) => Promise<T>,
+  ): Promise<T> {
+    const fence = new WakeFence(this.redis, this.keys, volumeId, lease);
     const renew = setInterval(
-      () => void this.renew(volumeId, attemptId, leaseMs).catch(() => undefined),
+      () =>
+        void this.renew(volumeId, lease, leaseMs).then(
+          (renewed) => renewed || void fence.check(),
+          () => fence.markLost(),
+        ),
       Math.max(MIN_RENEW_INTERVAL_MS, Math.floor(leaseMs / RENEWALS_PER_LEASE)),
     );
     try {
-      return await work();
+      return await work(fence);
     } finally {
       clearInterval(renew);
-      await this.leave(volumeId, attemptId).catch(() => undefined);
+      await this.leave(volumeId, lease).catch(() => undefined);
     }
   }
 
-  async leave(volumeId: string, attemptId: string): Promise<void> {
-    await this.redis.eval(RELEASE_IF_HOLDER, 1, this.keys.wakeLock(volumeId), attemptId);
+  async leave(volumeId: string, lease: GateLease): Promise<void> {
+    await this.redis.eval(RELEASE_IF_HOLDER, 1, this.keys.wakeLock(volumeId), leaseValue(lease));
   }
 
+  /** The attempt holding the gate, or null. */
   async holder(volumeId: string): Promise<string | null> {
-    return this.redis.get(this.keys.wakeLock(volumeId));
+    const value = await this.redis.get(this.keys.wakeLock(volumeId));
+    return value === null ? null : attemptOfValue(value);
   }
 
   /** The holder publishes its result before leaving, so joiners read the same answer. */

@@ -25,6 +25,9 @@ export const DEFAULTS = {
   RIG_OPERATOR_TOKEN: null,
   RIG_WAKE_TOKEN: null,
   REDIS_URL: 'redis://127.0.0.1:6379',
+  REDIS_SENTINELS: null,
+  REDIS_SENTINEL_NAME: null,
+  REDIS_CLUSTER_NODES: null,
   QUEUE_PREFIX: 'podwarden',
   PORT: 8080,
   HOST: '0.0.0.0',
@@ -44,6 +47,10 @@ export const DEFAULTS = {
   IDLE_DRY_RUN: false,
   HEALTH_PORT: null,
   LOG_LEVEL: 'info' as LogLevel,
+  PROXY_PORT: 8081,
+  PROXY_HOLD_SECONDS: 0,
+  PROXY_MAX_HELD: 100,
+  RIG_INFERENCE_TOKEN: null,
   // Tuning: how hard each worker works and how long anything may wait. Not
   // guards (none of them widens a cost rule), but every one is named here so
   // no number hides inline in an app.
@@ -67,4 +74,5 @@ export const SECRET_VARIABLES: readonly ConfigVariable[] = [
   'RUNPOD_API_KEY',
   'RIG_OPERATOR_TOKEN',
   'RIG_WAKE_TOKEN',
+  'RIG_INFERENCE_TOKEN',
 ];

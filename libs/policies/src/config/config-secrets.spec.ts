@@ -109,6 +109,7 @@ describe('SECRET_VARIABLES', () => {
     ['RUNPOD_API_KEY', (c) => c.runpod.apiKey],
     ['RIG_OPERATOR_TOKEN', (c) => c.operatorToken],
     ['RIG_WAKE_TOKEN', (c) => c.wakeToken],
+    ['RIG_INFERENCE_TOKEN', (c) => c.pods[0].inferenceToken],
   ];
 
   it('names exactly the variables whose values the config holds as secrets', () => {

@@ -1,3 +1,5 @@
+import type { RedisTopology } from './redis-topology';
+
 /** One pod the apps manage, keyed on its friendly name (matched case-insensitively). */
 export interface PodConfig {
   name: string;
@@ -17,6 +19,10 @@ export interface PodConfig {
   bootGraceMinutes: number;
   /** 0 disables the wall-clock cap. */
   maxRuntimeMinutes: number;
+  /** How long the inference proxy holds a request for this pod while it wakes; 0 ⇒ shed at once with 503. */
+  proxyHoldSeconds: number;
+  /** Client token of the inference proxy for this pod; null ⇒ the proxy answers 503. A secret: never log it. */
+  inferenceToken: string | null;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -37,10 +43,18 @@ export interface PodwardenConfig {
   pods: PodConfig[];
   redis: {
     url: string;
-    /** Namespaces every Redis key so separate stacks sharing one Redis never collide. */
+    /**
+     * Namespaces every Redis key so separate stacks sharing one Redis never
+     * collide: QUEUE_PREFIX, hash-tagged (`{podwarden}`) on a cluster so each
+     * script's keys and each queue's keys share one slot.
+     */
     prefix: string;
+    /** Standalone (REDIS_URL), Sentinel or Cluster. */
+    topology: RedisTopology;
   };
   http: { port: number; host: string };
+  /** The inference proxy: its listen port and the held requests per pod beyond which it sheds. */
+  proxy: { port: number; maxHeld: number };
   /** Health and metrics port of a worker app; null ⇒ none. */
   healthPort: number | null;
   checkSeconds: number;

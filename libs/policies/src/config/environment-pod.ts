@@ -1,7 +1,7 @@
 import { DEFAULTS } from './config-defaults';
 import type { PodConfig } from './config-types';
 import { POD_GUARDS } from './pod-guards';
-import { Environment, readGuard, readList, readString } from './read-environment';
+import { Environment, readGuard, readList, readSecret, readString } from './read-environment';
 
 /**
  * The pod described by the RUNPOD_* variables: the whole list when PODS_CONFIG
@@ -20,6 +20,8 @@ export function readEnvironmentPod(env: Environment, warnings: string[]): PodCon
     idleMinutes: DEFAULTS.IDLE_MINUTES,
     bootGraceMinutes: DEFAULTS.RUNPOD_BOOT_GRACE_MINUTES,
     maxRuntimeMinutes: DEFAULTS.MAX_RUNTIME_MINUTES,
+    proxyHoldSeconds: DEFAULTS.PROXY_HOLD_SECONDS,
+    inferenceToken: readSecret(env, 'RIG_INFERENCE_TOKEN'),
   };
   for (const guard of POD_GUARDS) {
     pod[guard.field] = readGuard(env, guard.variable, guard.rule, pod[guard.field], warnings);

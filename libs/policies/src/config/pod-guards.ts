@@ -1,7 +1,13 @@
 import { GUARD_RULES, GuardRule } from './guard-rule';
 
 export type PodGuardField =
-  'podPort' | 'minVramGb' | 'maxPricePerHour' | 'idleMinutes' | 'bootGraceMinutes' | 'maxRuntimeMinutes';
+  | 'podPort'
+  | 'minVramGb'
+  | 'maxPricePerHour'
+  | 'idleMinutes'
+  | 'bootGraceMinutes'
+  | 'maxRuntimeMinutes'
+  | 'proxyHoldSeconds';
 
 export interface PodGuard {
   readonly field: PodGuardField;
@@ -11,7 +17,8 @@ export interface PodGuard {
     | 'RUNPOD_MAX_PRICE_PER_HOUR'
     | 'IDLE_MINUTES'
     | 'RUNPOD_BOOT_GRACE_MINUTES'
-    | 'MAX_RUNTIME_MINUTES';
+    | 'MAX_RUNTIME_MINUTES'
+    | 'PROXY_HOLD_SECONDS';
   readonly rule: GuardRule;
 }
 
@@ -25,4 +32,6 @@ export const POD_GUARDS: readonly PodGuard[] = [
   { field: 'bootGraceMinutes', variable: 'RUNPOD_BOOT_GRACE_MINUTES', rule: GUARD_RULES.nonNegativeDecimal },
   // 0 disables the wall-clock cap; decimals allowed (CONTRACT.md: every minute setting takes them).
   { field: 'maxRuntimeMinutes', variable: 'MAX_RUNTIME_MINUTES', rule: GUARD_RULES.nonNegativeDecimal },
+  // 0 means "do not hold": the proxy sheds with 503 and Retry-After at once.
+  { field: 'proxyHoldSeconds', variable: 'PROXY_HOLD_SECONDS', rule: GUARD_RULES.timerSeconds },
 ];

@@ -15,6 +15,7 @@ const POD_FIELDS: readonly string[] = [
   'templateId',
   'datacenterId',
   'gpuAllowlist',
+  'inferenceToken',
   ...POD_GUARDS.map((guard) => guard.field),
 ];
 
@@ -95,6 +96,9 @@ function readPodEntry(
   const datacenterId = readIdentity(entry, 'datacenterId', label, base.datacenterId);
   if (!datacenterId.ok) return failed(datacenterId.error);
 
+  const inferenceToken = readToken(entry.inferenceToken, label, base.inferenceToken);
+  if (!inferenceToken.ok) return failed(inferenceToken.error);
+
   // A pod can only be created in some datacenter, so a blank one falls back to the environment's.
   if (datacenterId.value === '') {
     warnings.push(`${label}.datacenterId is blank; using ${quoteConfigValue(base.datacenterId)}`);
@@ -107,6 +111,7 @@ function readPodEntry(
     templateId: templateId.value,
     datacenterId: datacenterId.value === '' ? base.datacenterId : datacenterId.value,
     gpuAllowlist: readAllowlist(entry.gpuAllowlist, label, base.gpuAllowlist, warnings),
+    inferenceToken: inferenceToken.value,
   };
   for (const guard of POD_GUARDS) {
     pod[guard.field] = readPodGuard(entry[guard.field], guard, label, base[guard.field], warnings);
@@ -124,6 +129,13 @@ function readIdentity(entry: JsonObject, field: string, label: string, fallback:
   if (isOmitted(value)) return passed(fallback);
   if (typeof value !== 'string') return failed(`${label}.${field} must be a string`);
   return passed(value.trim());
+}
+
+/** A per-pod secret: a wrong type is an error that never quotes the value; blank means the environment's. */
+function readToken(value: unknown, label: string, fallback: string | null): Checked<string | null> {
+  if (isOmitted(value)) return passed(fallback);
+  if (typeof value !== 'string') return failed(`${label}.inferenceToken must be a string`);
+  return passed(value.trim() === '' ? fallback : value.trim());
 }
 
 function readAllowlist(value: unknown, label: string, fallback: string[], warnings: string[]): string[] {

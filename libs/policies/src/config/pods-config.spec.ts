@@ -35,6 +35,8 @@ const richEnv = {
   IDLE_MINUTES: '30',
   RUNPOD_BOOT_GRACE_MINUTES: '25',
   MAX_RUNTIME_MINUTES: '120',
+  PROXY_HOLD_SECONDS: '30',
+  RIG_INFERENCE_TOKEN: 'env-inference-token',
 };
 
 const environmentValues: Omit<PodConfig, 'name'> = {
@@ -48,6 +50,8 @@ const environmentValues: Omit<PodConfig, 'name'> = {
   idleMinutes: 30,
   bootGraceMinutes: 25,
   maxRuntimeMinutes: 120,
+  proxyHoldSeconds: 30,
+  inferenceToken: 'env-inference-token',
 };
 
 describe('PODS_CONFIG merging', () => {
@@ -84,6 +88,8 @@ describe('PODS_CONFIG merging', () => {
       idleMinutes: 0.5,
       bootGraceMinutes: 0,
       maxRuntimeMinutes: 0,
+      proxyHoldSeconds: 0,
+      inferenceToken: 'llama-token',
     };
     const { config, warnings } = parsed(richEnv, podsFile(own));
     expect(config.pods).toEqual([own]);
@@ -311,5 +317,34 @@ describe('PODS_CONFIG structural errors refuse to start', () => {
     expect(reason).toContain('Unexpected token');
     expect(reason).toContain(' nope');
     expect(reason).not.toMatch(/\s\s|[^\S ]/);
+  });
+});
+
+describe('PODS_CONFIG inference proxy fields', () => {
+  it('a pod without its own token or hold takes the environment’s; one with them keeps its own', () => {
+    const { config } = parsed(
+      richEnv,
+      podsFile(
+        { name: 'qwen' },
+        { name: 'llama', volumeId: 'v2', inferenceToken: ' own ', proxyHoldSeconds: 5 },
+      ),
+    );
+    expect(config.pods.map((pod) => [pod.inferenceToken, pod.proxyHoldSeconds])).toEqual([
+      ['env-inference-token', 30],
+      ['own', 5],
+    ]);
+  });
+
+  it('a non-string token refuses the file without quoting the value', () => {
+    const result = parseConfig(FILE_ENV, podsFile({ name: 'qwen', inferenceToken: 12345 }));
+    expect(result).toEqual({ ok: false, error: 'PODS_CONFIG pods[0].inferenceToken must be a string' });
+  });
+
+  it('a bad proxyHoldSeconds keeps the environment’s with a warning', () => {
+    const { config, warnings } = parsed(richEnv, podsFile({ name: 'qwen', proxyHoldSeconds: -3 }));
+    expect(config.pods[0].proxyHoldSeconds).toBe(30);
+    expect(warnings).toEqual([
+      expect.stringContaining('pods[0].proxyHoldSeconds=-3 is not an integer in 0..'),
+    ]);
   });
 });

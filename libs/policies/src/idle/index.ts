@@ -4,6 +4,7 @@ export * from './pod-ranking';
 export * from './idle-phase';
 export * from './baseline-book';
 export * from './keep-alive';
+export * from './proxy-activity';
 export * from './seen-up';
 export * from './idle-events';
 export * from './orphan-sweep';

@@ -4,6 +4,7 @@ import {
   ActionLog,
   IdleStateStore,
   KeepAliveStore,
+  ProxyActivityStore,
   RedisKeys,
   StopService,
   type ActionRecord,
@@ -11,6 +12,7 @@ import {
 } from '@podwarden/platform';
 import {
   FakeRunPod,
+  RecordedEvents,
   TEST_REDIS_URL,
   captureLogs,
   connectTestRedis,
@@ -36,6 +38,8 @@ export interface IdleTickHarnessOptions {
   readonly podsConfig?: string;
   /** What the tick reads keep-alives from; the real store on this Redis by default. */
   readonly keepAliveReader?: KeepAliveReader;
+  /** What the tick reads the proxies' traffic from; the real store on this Redis by default. */
+  readonly proxyActivityReader?: Pick<ProxyActivityStore, 'read'>;
 }
 
 export interface TickResult {
@@ -64,7 +68,10 @@ export class IdleTickHarness {
   readonly actions: ActionLog;
   readonly stops: StopService;
   readonly keepAlives: KeepAliveStore;
+  readonly proxyActivity: ProxyActivityStore;
   readonly tick: IdleTickService;
+  /** What the ticks announced on the event stream. */
+  readonly events = new RecordedEvents();
   now = T0;
   private tickCount = 0;
   private readonly replicaConnections: Redis[] = [];
@@ -76,12 +83,15 @@ export class IdleTickHarness {
     this.store = new IdleStateStore(options.redis, this.keys);
     this.actions = new ActionLog(options.redis, this.keys, this.logs.logger);
     this.keepAlives = new KeepAliveStore(options.redis, this.keys);
+    this.proxyActivity = new ProxyActivityStore(options.redis, this.keys);
     this.stops = new StopService(
       this.config,
       this.fake.asRunPodClient(),
       this.actions,
       this.store,
       this.logs.logger,
+      undefined,
+      this.events,
     );
     this.tick = this.newTick(this.store, this.stops);
   }
@@ -183,7 +193,9 @@ export class IdleTickHarness {
       store,
       stops,
       keepAlives: this.options.keepAliveReader ?? this.keepAlives,
+      proxyActivity: this.options.proxyActivityReader ?? this.proxyActivity,
       logger: this.logs.logger,
+      events: this.events,
       now: () => this.now,
     });
   }

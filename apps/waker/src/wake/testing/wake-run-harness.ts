@@ -2,7 +2,7 @@ import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
 import { FakeRunPod, captureLogs, type CapturedLogs } from '@podwarden/testing';
 import { WakeRun } from '../wake-run';
 import type { WakeResult } from '../wake-result';
-import { WakeRunContext } from '../wake-run-context';
+import { WakeRunContext, type WakeRunFence } from '../wake-run-context';
 import { fixedClock } from './fixed-clock';
 import { InstantSleep } from './instant-sleep';
 import { RecordingActionLog } from './recording-action-log';
@@ -17,9 +17,9 @@ export interface WakeRunHarness {
   readonly progress: RecordingProgressReporter;
   readonly sleeper: InstantSleep;
   readonly logs: CapturedLogs;
-  run(signal?: AbortSignal): Promise<WakeResult>;
+  run(signal?: AbortSignal, fence?: WakeRunFence): Promise<WakeResult>;
   /** A fresh run's context on the same fakes, to drive one step directly. */
-  context(signal?: AbortSignal): WakeRunContext;
+  context(signal?: AbortSignal, fence?: WakeRunFence): WakeRunContext;
 }
 
 /** One WakeRun wired to the scripted fake RunPod and recording fakes; every delay is instant. */
@@ -49,8 +49,8 @@ export function wakeRunHarness(
     progress,
     sleeper,
     logs,
-    run: (signal) => new WakeRun(deps, pod, progress, signal).run(),
-    context: (signal) => new WakeRunContext(deps, pod, progress, signal),
+    run: (signal, fence) => new WakeRun(deps, pod, progress, signal, fence).run(),
+    context: (signal, fence) => new WakeRunContext(deps, pod, progress, signal, fence),
   };
 }
 

@@ -1,0 +1,55 @@
+import { Module, type DynamicModule, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import type { PodwardenConfig } from '@podwarden/policies';
+import {
+  CONFIG,
+  HealthModule,
+  PlatformModule,
+  QueuesModule,
+  WAKE_QUEUE,
+  type AppStart,
+} from '@podwarden/platform';
+import { HeldRequests } from './cold/held-requests';
+import { PodReadiness } from './cold/pod-readiness';
+import { ProxyWakes } from './cold/proxy-wakes';
+import { ActivityPublisher } from './forward/activity-publisher';
+import { Forwarder } from './forward/forwarder';
+import { MetricsController } from './metrics/metrics.controller';
+import { ProxyMetrics } from './metrics/proxy-metrics';
+import { ProxyController } from './proxy.controller';
+import { ProxyRequestHandler } from './proxy-request.handler';
+import { FORWARDER } from './proxy.tokens';
+
+class ForwarderLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(FORWARDER) private readonly forwarder: Forwarder) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.forwarder.close().catch(() => undefined);
+  }
+}
+
+/** The inference proxy: its own process, so model traffic and its failures stay away from the control API. */
+@Module({})
+export class InferenceProxyModule {
+  static forRoot(start: AppStart): DynamicModule {
+    return {
+      module: InferenceProxyModule,
+      imports: [PlatformModule.forRoot(start), QueuesModule.forRoot(WAKE_QUEUE), HealthModule],
+      // Health and metrics first, so `/health/...` and `/metrics` are never read as a pod's name.
+      controllers: [MetricsController, ProxyController],
+      providers: [
+        {
+          provide: FORWARDER,
+          useFactory: (config: PodwardenConfig) => new Forwarder(config.tuning.runpodConnectTimeoutMs),
+          inject: [CONFIG],
+        },
+        ForwarderLifecycle,
+        ProxyMetrics,
+        PodReadiness,
+        ProxyWakes,
+        HeldRequests,
+        ActivityPublisher,
+        ProxyRequestHandler,
+      ],
+    };
+  }
+}

@@ -1,0 +1,91 @@
+import type Redis from 'ioredis';
+import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { RedisKeys } from '../redis/redis-keys';
+import { FenceLostError, WakeFence, type GateLease } from './wake-fence';
+import { WakeGate } from './wake-gate';
+
+const PREFIX = uniqueTestPrefix('fence');
+const LEASE_MS = 30_000;
+
+describe('the fenced wake gate', () => {
+  let redis: Redis;
+  let gate: WakeGate;
+  const keys = new RedisKeys(PREFIX);
+  let volume = 0;
+  let vol: string;
+
+  beforeAll(() => {
+    redis = connectTestRedis();
+    gate = new WakeGate(redis, keys);
+  });
+  beforeEach(() => {
+    vol = `vol-${++volume}`;
+  });
+  afterAll(async () => {
+    await deleteKeysUnder(redis, PREFIX);
+    await redis.quit();
+  });
+
+  const acquire = async (attemptId: string): Promise<GateLease> => {
+    const entry = await gate.enter(vol, attemptId, LEASE_MS);
+    if (entry.kind !== 'acquired') throw new Error(`gate held by ${entry.holderAttemptId}`);
+    return entry.lease;
+  };
+  const fenceOf = (lease: GateLease): WakeFence => new WakeFence(redis, keys, vol, lease);
+
+  it('every acquisition takes a higher token (INCR), and joiners see the attempt id only', async () => {
+    const first = await acquire('job-a');
+    expect(await gate.enter(vol, 'job-b', LEASE_MS)).toEqual({ kind: 'held', holderAttemptId: 'job-a' });
+    expect(await gate.holder(vol)).toBe('job-a');
+    await gate.leave(vol, first);
+    const second = await acquire('job-b');
+    expect(second.token).toBeGreaterThan(first.token);
+  });
+
+  it('a re-delivered job (same attempt) takes a new token, and the old run can no longer write', async () => {
+    const old = await acquire('job-r');
+    const redelivered = await acquire('job-r');
+    expect(redelivered.token).toBe(old.token + 1);
+
+    const stale = fenceOf(old);
+    await expect(stale.assertHeld()).rejects.toEqual(new FenceLostError('lost'));
+    expect(stale.signal.aborted).toBe(true);
+    await expect(fenceOf(redelivered).assertHeld()).resolves.toBeUndefined();
+  });
+
+  it('an operator stop takes the gate away: the run learns it was stopped; a later wake runs as usual', async () => {
+    const running = fenceOf(await acquire('job-s'));
+    await gate.stopWakes(vol);
+
+    expect(await running.check()).toBe('stopped');
+    await expect(running.assertHeld()).rejects.toThrow('stopped by operator');
+    expect(await gate.holder(vol)).toBeNull();
+    const after = fenceOf(await acquire('job-next'));
+    expect(await after.check()).toBe('held');
+  });
+
+  it('a lapsed lease (no stop) reads as lost, and a Redis error fails closed', async () => {
+    const lapsed = fenceOf(await acquire('job-l'));
+    await redis.del(keys.wakeLock(vol));
+    expect(await lapsed.check()).toBe('lost');
+
+    const broken = new WakeFence(
+      { eval: () => Promise.reject(new Error('connection lost')) } as unknown as Redis,
+      keys,
+      vol,
+      { attemptId: 'job-x', token: 1 },
+    );
+    expect(await broken.check()).toBe('lost');
+  });
+
+  it('while held, a failed renewal marks the fence lost and aborts its signal', async () => {
+    const lease = await acquire('job-h');
+    const seen = await gate.hold(vol, lease, 300, async (fence) => {
+      expect(await fence.check()).toBe('held');
+      await redis.del(keys.wakeLock(vol));
+      await new Promise<void>((resolve) => fence.signal.addEventListener('abort', () => resolve()));
+      return fence.check();
+    });
+    expect(seen).toBe('lost');
+  }, 10_000);
+});

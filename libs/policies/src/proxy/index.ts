@@ -1,0 +1,2 @@
+export * from './proxy-headers';
+export * from './cold-request';
