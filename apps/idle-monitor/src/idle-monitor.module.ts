@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
+  ActionLog,
+  BudgetLedger,
   CONFIG,
   WorkerHealthModule,
   IDLE_TICK_QUEUE,
@@ -23,6 +25,7 @@ import {
 } from '@podwarden/platform';
 import { IdleTickService } from './idle/idle-tick.service';
 import { TickStatusEffects } from './idle/tick-status-effects';
+import { OrphanReaper } from './idle/orphan-reaper';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
 
@@ -49,6 +52,16 @@ export class IdleMonitorModule {
       ],
       providers: [
         {
+          provide: OrphanReaper,
+          useFactory: (
+            config: PodwardenConfig,
+            client: RunPodClient,
+            actions: ActionLog,
+            logger: AppLogger,
+          ) => new OrphanReaper({ config, client, actions, logger, now: () => Date.now() }),
+          inject: [CONFIG, RUNPOD_CLIENT, ActionLog, LOGGER],
+        },
+        {
           provide: IdleTickService,
           useFactory: (
             config: PodwardenConfig,
@@ -62,6 +75,8 @@ export class IdleMonitorModule {
             publisher: StatusPublisher,
             history: WakeHistory,
             readyTimes: ReadyTimes,
+            orphans: OrphanReaper,
+            ledger: BudgetLedger,
           ) =>
             new IdleTickService({
               config,
@@ -72,6 +87,8 @@ export class IdleMonitorModule {
               logger,
               proxyActivity,
               events,
+              orphans,
+              ledger,
               now: () => Date.now(),
               status: new TickStatusEffects({
                 publisher,
@@ -93,6 +110,8 @@ export class IdleMonitorModule {
             StatusPublisher,
             WakeHistory,
             ReadyTimes,
+            OrphanReaper,
+            BudgetLedger,
           ],
         },
         IdleTickProcessor,

@@ -2,6 +2,7 @@ import type { FactoryProvider } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import {
   ActionLog,
+  BudgetLedger,
   CONFIG,
   LOGGER,
   PodEventPublisher,
@@ -33,6 +34,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     gate: WakeGate,
     status: StatusPublisher,
     events: PodEventPublisher,
+    ledger: BudgetLedger,
   ) =>
     new WakeJobRunner({
       config,
@@ -42,6 +44,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
       progress,
       gate,
       events,
+      ledger,
       logger,
       sleep: realSleep,
       joinSleep: realSleep,
@@ -60,5 +63,6 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     WakeGate,
     StatusPublisher,
     PodEventPublisher,
+    BudgetLedger,
   ],
 };

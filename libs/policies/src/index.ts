@@ -8,3 +8,4 @@ export * from './config';
 export * from './status';
 export * from './proxy';
 export * from './ops';
+export * from './budget/daily-budget';

@@ -10,7 +10,8 @@ import {
   type PodObservation,
   type PodwardenConfig,
 } from '@podwarden/policies';
-import type { VolumeReading, WakeCompletedRecord, WakeProgress } from '@podwarden/platform';
+import type { LedgerFigures, VolumeReading, WakeCompletedRecord, WakeProgress } from '@podwarden/platform';
+import { spendTodayView } from './spend-today-view';
 import type { LastWakeDto } from './last-wake.dto';
 import type { PodStatusDto, StatusWord } from './pod-status.dto';
 import type { ShownVolume } from './volume-snapshots';
@@ -22,6 +23,8 @@ export interface RecordsReading {
   readonly lastWake: WakeCompletedRecord | null;
   /** The keep-alive deadline in epoch milliseconds; null when none is set (or Redis could not be read). */
   readonly keepAlive: number | null;
+  /** The daily-budget ledger's figures (account-wide); null when unreadable. Optional for older callers. */
+  readonly spend?: LedgerFigures | null;
 }
 
 const LOOKUP_WORDS: Readonly<Record<VolumeReading['kind'], LookupWord>> = {
@@ -95,5 +98,6 @@ export function podStatusBody(
     runtimeCapAt: idle === null ? null : isoOrNull(runtimeCapAt(idle, settings)),
     keepAliveUntil: isoOrNull(records.keepAlive),
     observedAt: isoOrNull(shown.observedAt),
+    spendToday: spendTodayView(records.spend ?? null, config.dailyBudgetUsd, Date.now()),
   };
 }

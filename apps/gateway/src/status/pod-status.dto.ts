@@ -1,3 +1,4 @@
+import { SpendTodayDto } from './spend-today.dto';
 import { ApiProperty } from '@nestjs/swagger';
 import { POD_STATUSES, type LookupWord, type PodStatus } from '@podwarden/policies';
 import { LastWakeDto } from './last-wake.dto';
@@ -82,6 +83,14 @@ export class PodStatusDto {
       'while a wake or boot is under way: its start plus the median time-to-ready of past wakes (this GPU once it has 5, else all); null without history or when nothing is booting; may lie in the past for a slow boot',
   })
   readonly expectedReadyAt!: string | null;
+
+  @ApiProperty({
+    type: () => SpendTodayDto,
+    nullable: true,
+    description:
+      "today's estimated spend across every pod (price × observed uptime, not RunPod's bill), open reservations and the budget; null when the ledger is unreadable",
+  })
+  readonly spendToday!: SpendTodayDto | null;
 }
 
 /** GET /api/pods: every configured pod's GET summary, in config order. */

@@ -10,6 +10,7 @@ import {
 import {
   CONFIG,
   IdleStateStore,
+  BudgetLedger,
   KeepAliveStore,
   LOGGER,
   ReadyTimes,
@@ -46,6 +47,7 @@ export class PodStatusService {
     private readonly history: WakeHistory,
     private readonly keepAlives: KeepAliveStore,
     private readonly readyTimes: ReadyTimes,
+    private readonly ledger: BudgetLedger,
   ) {}
 
   read(pod: PodConfig): Promise<PodStatusDto> {
@@ -117,7 +119,7 @@ export class PodStatusService {
   }
 
   private async readRecords(pod: PodConfig): Promise<RecordsReading> {
-    const [idle, wake, lastWake, keepAlive] = await Promise.all([
+    const [idle, wake, lastWake, keepAlive, spend] = await Promise.all([
       this.readQuietly(
         pod,
         'idle state',
@@ -126,8 +128,9 @@ export class PodStatusService {
       this.readQuietly(pod, 'wake progress', () => this.progress.get(pod.name)),
       this.readQuietly(pod, 'last wake', () => this.history.last(pod.name)),
       this.readQuietly(pod, 'keep-alive', () => this.keepAlives.get(pod.name)),
+      this.readQuietly(pod, 'budget ledger', () => this.ledger.figures(Date.now())),
     ]);
-    return { idle, wake, lastWake, keepAlive };
+    return { idle, wake, lastWake, keepAlive, spend };
   }
 
   private async readQuietly<T>(

@@ -1,3 +1,4 @@
+import { SPEND_BASIS } from './spend-today.dto';
 import { INITIAL_IDLE_STATE } from '@podwarden/policies';
 import type Redis from 'ioredis';
 import {
@@ -58,6 +59,15 @@ describe('GET /api/pods/{name}', () => {
       keepAliveUntil: null,
       observedAt: expect.any(String),
       expectedReadyAt: null,
+      spendToday: {
+        estimate: true,
+        basis: SPEND_BASIS,
+        day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        spentUsd: 0,
+        accruingUsd: 0,
+        reservedUsd: 0,
+        budgetUsd: null,
+      },
     });
   });
 

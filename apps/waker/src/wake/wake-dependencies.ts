@@ -1,5 +1,5 @@
 import type { PodwardenConfig } from '@podwarden/policies';
-import type { ActionLog, AppLogger, StatusPublisher } from '@podwarden/platform';
+import type { ActionLog, AppLogger, BudgetLedger, StatusPublisher } from '@podwarden/platform';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import type { Sleep } from './sleeper';
 
@@ -19,4 +19,6 @@ export interface WakeDependencies {
   readonly now: () => Date;
   /** Publishes what the wake observed as the status snapshot GET answers from; none in most specs. */
   readonly status?: Pick<StatusPublisher, 'begin' | 'publish'>;
+  /** The daily-budget ledger: a reservation before any start or create. */
+  readonly ledger?: Pick<BudgetLedger, 'reserve'>;
 }

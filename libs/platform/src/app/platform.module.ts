@@ -17,6 +17,7 @@ import { StopService } from '../stop/stop-service';
 import { StatusSnapshotStore } from '../status/status-snapshot-store';
 import { StatusPublisher } from '../status/status-publisher';
 import { ReadyTimes } from '../status/ready-times';
+import { BudgetLedger } from '../budget/budget-ledger';
 import { PodEventPublisher } from '../events/pod-event-publisher';
 import { PodEventReader } from '../events/pod-event-reader';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
@@ -118,6 +119,11 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: BudgetLedger,
+        useFactory: (redis: Redis, keys: RedisKeys) => new BudgetLedger(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: KeepAliveStore,
         useFactory: (redis: Redis, keys: RedisKeys) => new KeepAliveStore(redis, keys),
         inject: [REDIS, REDIS_KEYS],
@@ -169,6 +175,7 @@ export class PlatformModule {
         WakeGate,
         IdleStateStore,
         KeepAliveStore,
+        BudgetLedger,
         ProxyActivityStore,
         StopService,
         StatusSnapshotStore,
