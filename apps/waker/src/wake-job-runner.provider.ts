@@ -2,6 +2,7 @@ import type { FactoryProvider } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import {
   ActionLog,
+  BillableIntents,
   CONFIG,
   LOGGER,
   PodEventPublisher,
@@ -31,11 +32,13 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     progress: WakeProgressStore,
     gate: WakeGate,
     events: PodEventPublisher,
+    intents: BillableIntents,
   ) =>
     new WakeJobRunner({
       config,
       client,
       actions,
+      intents,
       history,
       progress,
       gate,
@@ -56,5 +59,6 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     WakeProgressStore,
     WakeGate,
     PodEventPublisher,
+    BillableIntents,
   ],
 };
