@@ -1,5 +1,5 @@
 import { eventually, type AppProcess } from '../support/app-process';
-import { injectFault, resetSim, simPods, simWrites } from '../support/sim-admin';
+import { injectFault, resetSim, simCalls, simPods, simWrites } from '../support/sim-admin';
 import { Stack } from '../support/stack';
 
 type History = {
@@ -70,6 +70,13 @@ describe('creates in doubt and the write-ahead billable log', () => {
     expect(await simPods(stack)).toEqual([]);
 
     const second = await start();
+    // The simulator logs a call once it answered it: wait for the delayed create itself.
+    await eventually(
+      async () =>
+        (await simCalls(stack)).some((c) => (c as { fault?: string }).fault === 'delay') ? true : undefined,
+      30_000,
+      'the delayed create answered',
+    );
 
     expect(second.status).toBe(200);
     expect(await simWrites(stack)).toEqual(['POST /pods']);
