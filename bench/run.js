@@ -18,8 +18,11 @@ const BENCHMARKS = [
   require('./burst.bench'),
   require('./wake-gate.bench'),
   require('./metrics-parse.bench'),
+  require('./start-overhead.bench'),
+  require('./idle-tick-1000.bench'),
+  require('./memory.bench'),
 ];
-const NEEDS_APPS = new Set(['money', 'burst', 'wake-gate']);
+const NEEDS_APPS = new Set(['money', 'burst', 'wake-gate', 'start-overhead', 'idle-tick-1000', 'memory']);
 
 function log(message) {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);

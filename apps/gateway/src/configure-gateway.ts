@@ -1,6 +1,6 @@
 import { ValidationPipe, type INestApplication } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
-import type { AppLogger } from '@podwarden/platform';
+import { httpTracingMiddleware, type AppLogger } from '@podwarden/platform';
 import { loadConsoleAssets } from './console/console-assets';
 import { consoleMiddleware } from './console/console.middleware';
 import { setupSwagger } from './docs/setup-swagger';
@@ -29,6 +29,7 @@ export function configureGateway(app: INestApplication, config: PodwardenConfig,
       exceptionFactory: validationProblem,
     }),
   );
+  app.use(httpTracingMiddleware());
   app.use(httpMetricsMiddleware(app.get(GatewayMetrics)));
   app.use(consoleMiddleware(loadConsoleAssets()));
   setupSwagger(app);

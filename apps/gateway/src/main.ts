@@ -2,6 +2,8 @@ import { NestFactory } from '@nestjs/core';
 import {
   NestPinoLogger,
   closeOnSignals,
+  closingWith,
+  startTracing,
   describeRedisUrl,
   errorMessage,
   startApp,
@@ -13,9 +15,11 @@ import { GatewayModule } from './gateway.module';
 async function bootstrap(): Promise<void> {
   const start = startApp('gateway');
   const { config, logger } = start;
+  // Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const tracing = startTracing('gateway');
   const app = await NestFactory.create(GatewayModule.forRoot(start), { logger: new NestPinoLogger(logger) });
   // Long enough for a start request still waiting for its wake to answer.
-  closeOnSignals(app, logger, shutdownDeadlineMs(config, 'gateway'));
+  closeOnSignals(closingWith(app, tracing), logger, shutdownDeadlineMs(config, 'gateway'));
   configureGateway(app, config, logger);
   await app.listen(config.http.port, config.http.host);
   logger.info(

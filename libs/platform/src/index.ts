@@ -47,3 +47,6 @@ export * from './events/pod-event';
 export * from './events/pod-event-publisher';
 export * from './events/pod-event-reader';
 export * from './events/pod-event-tail';
+export * from './tracing/tracing';
+export * from './tracing/redacting-exporter';
+export * from './tracing/http-tracing.middleware';

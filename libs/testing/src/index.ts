@@ -4,3 +4,4 @@ export * from './redis-namespace';
 export * from './runpod-answers';
 export * from './scripted-answers';
 export * from './openapi-answers';
+export * from './recorded-events';

@@ -82,7 +82,7 @@ export class PodEventHub implements BeforeApplicationShutdown {
   }
 
   private async startTail(): Promise<PodEventTail> {
-    const redis = createRedis(this.config.redis.url, 'worker');
+    const redis = createRedis(this.config.redis, 'worker');
     const tail = new PodEventTail(
       redis,
       this.keys,

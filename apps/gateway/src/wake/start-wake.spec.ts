@@ -40,7 +40,10 @@ function cannedResult(job: Job, overrides: Partial<WakeJobResult> = {}): WakeJob
 class TestWaker {
   behaviour: Behaviour = async (job) => cannedResult(job);
   processed = 0;
-  private readonly connection: Redis = createRedis(TEST_REDIS_URL, 'worker');
+  private readonly connection: Redis = createRedis(
+    { url: TEST_REDIS_URL, topology: { kind: 'standalone', url: TEST_REDIS_URL } },
+    'worker',
+  );
   private readonly worker: Worker;
 
   constructor(prefix: string) {

@@ -36,7 +36,7 @@ export class WakeQueueEvents implements BeforeApplicationShutdown, OnApplication
     @Inject(LOGGER) logger: AppLogger,
   ) {
     // XREAD blocks, so this is the worker-style connection (no per-command retry limit).
-    this.connection = createRedis(config.redis.url, 'worker');
+    this.connection = createRedis(config.redis, 'worker');
     // QueueEvents duplicates the connection it is handed, and the duplicate copies this option.
     const retry = this.connection.options.retryStrategy;
     this.connection.options.retryStrategy = (times: number) =>

@@ -47,7 +47,7 @@ export class PlatformModule {
       { provide: LOGGER, useValue: start.logger },
       {
         provide: REDIS,
-        useFactory: (config: PodwardenConfig) => createRedis(config.redis.url, 'request'),
+        useFactory: (config: PodwardenConfig) => createRedis(config.redis, 'request'),
         inject: [CONFIG],
       },
       {

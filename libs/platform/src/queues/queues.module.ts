@@ -2,7 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
 import type { PodwardenConfig } from '@podwarden/policies';
 import { CONFIG } from '../app/app-tokens';
-import { REDIS_CONNECTION_OPTIONS } from '../redis/redis-connection';
+import { bullConnection } from '../redis/redis-connection';
+import { queueTelemetry } from '../tracing/tracing';
 import { IDLE_TICK_QUEUE } from './idle-tick-job';
 import { jobRetention } from './job-retention';
 import { WAKE_QUEUE } from './wake-job';
@@ -23,9 +24,11 @@ export class QueuesModule {
       imports: [
         BullModule.forRootAsync({
           useFactory: (config: PodwardenConfig) => ({
-            // BullMQ opens (and closes) its own connections from these options.
-            connection: { url: config.redis.url, ...REDIS_CONNECTION_OPTIONS },
+            // BullMQ opens (and closes) its own connections from these options (a client on a cluster).
+            connection: bullConnection(config.redis),
             prefix: config.redis.prefix,
+            // Carries the trace from a job's producer to its worker when tracing is on.
+            telemetry: queueTelemetry(),
             defaultJobOptions: { attempts: 1, ...jobRetention(config.tuning) },
           }),
           inject: [CONFIG],

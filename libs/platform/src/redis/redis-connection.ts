@@ -1,4 +1,6 @@
-import Redis, { type RedisOptions } from 'ioredis';
+import type { ConnectionOptions } from 'bullmq';
+import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { PodwardenConfig, RedisAuth, RedisTopology } from '@podwarden/policies';
 import { isShuttingDown } from '../app/shutdown-state';
 
 /** Capped back-off while running; none once shutting down (see shutdown-state). */
@@ -18,18 +20,91 @@ export const REDIS_CONNECTION_OPTIONS = {
 } as const satisfies RedisOptions;
 
 /**
- * One ioredis connection. BullMQ workers and blocking calls need
- * maxRetriesPerRequest null (they would otherwise fail on a short Redis blip);
- * request/response paths (HTTP handlers, health) want a bounded retry so a dead
- * Redis answers an error instead of hanging the caller.
+ * Which Redis to reach: pass `config.redis`, never the URL alone (the URL's
+ * host means nothing on Sentinel or Cluster).
  */
-export function createRedis(url: string, purpose: 'worker' | 'request'): Redis {
-  const redis = new Redis(url, {
-    ...REDIS_CONNECTION_OPTIONS,
-    maxRetriesPerRequest: purpose === 'worker' ? null : 2,
-    lazyConnect: false,
-  });
+export type RedisTarget = Pick<PodwardenConfig['redis'], 'url' | 'topology'>;
+
+export type RedisPurpose = 'worker' | 'request';
+
+/**
+ * One connection, whatever the topology. BullMQ workers and blocking calls
+ * need maxRetriesPerRequest null (they would otherwise fail on a short Redis
+ * blip); request/response paths (HTTP handlers, health) want a bounded retry
+ * so a dead Redis answers an error instead of hanging the caller. A cluster
+ * client is returned as `Redis`: our stores use only commands both share,
+ * each on keys of one hash tag (see keyPrefixFor).
+ */
+export function createRedis(target: RedisTarget, purpose: RedisPurpose): Redis {
+  const topology = target.topology;
+  const maxRetriesPerRequest = purpose === 'worker' ? null : 2;
+  const redis =
+    topology.kind === 'cluster'
+      ? (new Cluster(
+          [...topology.nodes],
+          clusterOptions(topology.auth, maxRetriesPerRequest),
+        ) as unknown as Redis)
+      : topology.kind === 'sentinel'
+        ? new Redis({ ...sentinelOptions(topology), maxRetriesPerRequest })
+        : new Redis(topology.url, { ...REDIS_CONNECTION_OPTIONS, maxRetriesPerRequest, lazyConnect: false });
   // Each command reports its own failure; an unheard 'error' event would only print a stack trace.
   redis.on('error', () => undefined);
   return redis;
+}
+
+/**
+ * BullMQ's `connection`: options it opens its own connections from, except
+ * on a cluster, where BullMQ needs a Cluster client (it duplicates it for the
+ * workers' blocking connections). That client lives as long as the process.
+ */
+export function bullConnection(target: RedisTarget): ConnectionOptions {
+  const topology = target.topology;
+  if (topology.kind === 'cluster')
+    return new Cluster([...topology.nodes], clusterOptions(topology.auth, null));
+  if (topology.kind === 'sentinel') return sentinelOptions(topology) as ConnectionOptions;
+  return { url: topology.url, ...REDIS_CONNECTION_OPTIONS };
+}
+
+/**
+ * Sentinel: the sentinels name the primary; after a failover the client asks
+ * them again (failoverDetector follows the switch at once), and a write that
+ * reached the demoted primary (READONLY) reconnects and is resent.
+ */
+function sentinelOptions(topology: Extract<RedisTopology, { kind: 'sentinel' }>): RedisOptions {
+  return {
+    ...REDIS_CONNECTION_OPTIONS,
+    ...authOptions(topology.auth),
+    sentinels: topology.sentinels.map(({ host, port }) => ({ host, port })),
+    name: topology.name,
+    db: topology.db,
+    sentinelRetryStrategy: reconnectDelay,
+    failoverDetector: true,
+    reconnectOnError: (error: Error) => (error.message.startsWith('READONLY') ? 2 : false),
+  };
+}
+
+function clusterOptions(auth: RedisAuth, maxRetriesPerRequest: number | null): ClusterOptions {
+  return {
+    clusterRetryStrategy: reconnectDelay,
+    enableReadyCheck: true,
+    // A failover moves slots: follow MOVED/TRYAGAIN/CLUSTERDOWN for a while rather than fail at once.
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 300,
+    retryDelayOnTryAgain: 200,
+    maxRedirections: 32,
+    slotsRefreshTimeout: 2000,
+    redisOptions: {
+      connectTimeout: REDIS_CONNECTION_OPTIONS.connectTimeout,
+      maxRetriesPerRequest,
+      ...authOptions(auth),
+    },
+  };
+}
+
+function authOptions(auth: RedisAuth): RedisOptions {
+  return {
+    ...(auth.username === null ? {} : { username: auth.username }),
+    ...(auth.password === null ? {} : { password: auth.password }),
+    ...(auth.tls ? { tls: {} } : {}),
+  };
 }

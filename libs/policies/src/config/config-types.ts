@@ -1,3 +1,5 @@
+import type { RedisTopology } from './redis-topology';
+
 /** One pod the apps manage, keyed on its friendly name (matched case-insensitively). */
 export interface PodConfig {
   name: string;
@@ -41,8 +43,14 @@ export interface PodwardenConfig {
   pods: PodConfig[];
   redis: {
     url: string;
-    /** Namespaces every Redis key so separate stacks sharing one Redis never collide. */
+    /**
+     * Namespaces every Redis key so separate stacks sharing one Redis never
+     * collide: QUEUE_PREFIX, hash-tagged (`{podwarden}`) on a cluster so each
+     * script's keys and each queue's keys share one slot.
+     */
     prefix: string;
+    /** Standalone (REDIS_URL), Sentinel or Cluster. */
+    topology: RedisTopology;
   };
   http: { port: number; host: string };
   /** The inference proxy: its listen port and the held requests per pod beyond which it sheds. */

@@ -15,6 +15,7 @@ import {
   readString,
 } from './read-environment';
 import { readDailyBudget } from './daily-budget-setting';
+import { keyPrefixFor, readRedisTopology } from './redis-topology';
 import { checkProxyUrlTemplate, checkRedisUrl, checkRunpodBaseUrl } from './service-urls';
 
 export type ConfigResult =
@@ -62,6 +63,8 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
   }
   const redisUrl = checkRedisUrl(readString(env, 'REDIS_URL', DEFAULTS.REDIS_URL));
   if (!redisUrl.ok) return redisUrl;
+  const redisTopology = readRedisTopology(env, redisUrl.value);
+  if (!redisTopology.ok) return redisTopology;
   const baseUrl = checkRunpodBaseUrl(readString(env, 'RUNPOD_V2_BASE_URL', DEFAULTS.RUNPOD_V2_BASE_URL));
   if (!baseUrl.ok) return baseUrl;
   const proxyUrlTemplate = checkProxyUrlTemplate(
@@ -84,7 +87,11 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
       proxyUrlTemplate: proxyUrlTemplate.value,
     },
     pods: pods.pods,
-    redis: { url: redisUrl.value, prefix },
+    redis: {
+      url: redisUrl.value,
+      prefix: keyPrefixFor(redisTopology.value, prefix),
+      topology: redisTopology.value,
+    },
     http: {
       port: readGuard(env, 'PORT', GUARD_RULES.port, DEFAULTS.PORT, warnings),
       host: readString(env, 'HOST', DEFAULTS.HOST),

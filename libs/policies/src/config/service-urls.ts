@@ -17,12 +17,15 @@ function withoutTrailingSlash(text: string): string {
   return text.replace(/\/+$/, '');
 }
 
-/** REDIS_URL must name a host over redis:// or rediss://. */
+/** REDIS_URL must name a host over redis:// or rediss://; a redis+sentinel:// URL is checked by the topology reader. */
 export function checkRedisUrl(text: string): Checked<string> {
+  if (text.startsWith('redis+sentinel://')) return passed(text);
   const url = parseUrl(text);
   const ok = url !== null && (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
   // The value is not quoted: a Redis URL may carry a password.
-  return ok ? passed(text) : failed('REDIS_URL is not a redis:// or rediss:// URL with a host');
+  return ok
+    ? passed(text)
+    : failed('REDIS_URL is not a redis://, rediss:// or redis+sentinel:// URL with a host');
 }
 
 /** RUNPOD_V2_BASE_URL must be http(s) with a host; returned without a trailing slash so paths append cleanly. */

@@ -6,7 +6,7 @@ function errorOf(env: Record<string, string | undefined>): string {
   return result.error;
 }
 
-const REDIS_ERROR = 'REDIS_URL is not a redis:// or rediss:// URL with a host';
+const REDIS_ERROR = 'REDIS_URL is not a redis://, rediss:// or redis+sentinel:// URL with a host';
 
 describe('structural errors in the environment refuse to start with one line', () => {
   it.each([

@@ -12,6 +12,7 @@ import {
 } from '@podwarden/platform';
 import {
   FakeRunPod,
+  RecordedEvents,
   TEST_REDIS_URL,
   captureLogs,
   connectTestRedis,
@@ -69,6 +70,8 @@ export class IdleTickHarness {
   readonly keepAlives: KeepAliveStore;
   readonly proxyActivity: ProxyActivityStore;
   readonly tick: IdleTickService;
+  /** What the ticks announced on the event stream. */
+  readonly events = new RecordedEvents();
   now = T0;
   private tickCount = 0;
   private readonly replicaConnections: Redis[] = [];
@@ -87,6 +90,8 @@ export class IdleTickHarness {
       this.actions,
       this.store,
       this.logs.logger,
+      undefined,
+      this.events,
     );
     this.tick = this.newTick(this.store, this.stops);
   }
@@ -190,6 +195,7 @@ export class IdleTickHarness {
       keepAlives: this.options.keepAliveReader ?? this.keepAlives,
       proxyActivity: this.options.proxyActivityReader ?? this.proxyActivity,
       logger: this.logs.logger,
+      events: this.events,
       now: () => this.now,
     });
   }

@@ -1,0 +1,40 @@
+import type { IdleTickHarness } from './testing/idle-tick-harness';
+import { idleTickHarnesses } from './testing/idle-tick-harness';
+
+const harness = idleTickHarnesses();
+
+function phases(h: IdleTickHarness): string[] {
+  return h.events.of('phase').map((d) => `${String(d.from)}→${String(d.phase)} ${String(d.stopReason)}`);
+}
+
+describe('IdleTickService: what the ticks announce on the event stream', () => {
+  it('a boot, a ready model, an idle streak and the idle stop: one event per change, none on a quiet tick', async () => {
+    const h = harness();
+    h.fake.setPod('p1', { metrics: null, observation: 'Starting' });
+    await h.next();
+    await h.next();
+    h.fake.setPod('p1', { metrics: { active: 0, completed: 0 } });
+    await h.lines(7);
+
+    expect(phases(h)).toEqual(['down→booting null', 'booting→ready null', 'ready→down idle']);
+    expect(h.events.of('idle-streak').map((d) => d.idleStreak)).toEqual([1, 2, 3, 4, 5]);
+    expect(h.events.of('idle-streak')[0]).toMatchObject({ requiredIdleStreak: 6 });
+    // The stop itself is announced by the stop service, with its trigger.
+    expect(h.events.of('stop')).toEqual([
+      expect.objectContaining({ podId: 'p1', trigger: 'idle', ok: true }),
+    ]);
+    expect(h.events.events.every((e) => e.pod === h.pod().name)).toBe(true);
+  });
+
+  it('a busy ready pod says nothing tick after tick', async () => {
+    const h = harness();
+    h.fake.setPod('p1', { metrics: { active: 1, completed: 0 } });
+    await h.next();
+    const afterReady = h.events.events.length;
+    for (let completed = 1; completed <= 4; completed++) {
+      h.fake.setPod('p1', { metrics: { active: 1, completed } });
+      await h.next();
+    }
+    expect(h.events.events.length).toBe(afterReady);
+  });
+});

@@ -1,0 +1,95 @@
+import type { Job } from 'bullmq';
+import type Redis from 'ioredis';
+import { RedisKeys, WakeGate, WakeProgressStore } from '@podwarden/platform';
+import {
+  RecordedEvents,
+  captureLogs,
+  connectTestRedis,
+  deleteKeysUnder,
+  found,
+  uniqueTestPrefix,
+  unreadableList,
+  volumeWith,
+  type FakeRunPod,
+} from '@podwarden/testing';
+import { WakeJobRunner } from './wake-job-runner';
+import { fixedClock } from './testing/fixed-clock';
+import { InstantSleep } from './testing/instant-sleep';
+import { RecordingActionLog } from './testing/recording-action-log';
+import { RecordingWakeHistory } from './testing/recording-wake-history';
+import { TEST_POD_NAME, testConfig } from './testing/test-config';
+import { scriptedRunPod } from './testing/wake-run-harness';
+
+const PREFIX = uniqueTestPrefix('wake-events');
+const KEYS = new RedisKeys(PREFIX);
+
+describe('WakeAttempt: what a wake announces on the event stream', () => {
+  let redis: Redis;
+  beforeAll(() => {
+    redis = connectTestRedis();
+  });
+  afterEach(() => deleteKeysUnder(redis, PREFIX));
+  afterAll(async () => {
+    await deleteKeysUnder(redis, PREFIX);
+    await redis.quit();
+  });
+
+  function runWake(runpod: FakeRunPod, attemptId: string) {
+    const events = new RecordedEvents();
+    const logs = captureLogs();
+    const runner = new WakeJobRunner({
+      config: testConfig(),
+      client: runpod,
+      actions: new RecordingActionLog(),
+      logger: logs.logger,
+      sleep: new InstantSleep().sleep,
+      now: fixedClock(),
+      gate: new WakeGate(redis, KEYS),
+      history: new RecordingWakeHistory(runpod),
+      progress: new WakeProgressStore(redis, KEYS),
+      events,
+      gateLeaseMs: 30_000,
+      joinPollMs: 5,
+      joinSleep: new InstantSleep().sleep,
+    });
+    const job = { id: attemptId, data: { podName: TEST_POD_NAME, requestedBy: 'tester' } } as unknown as Job;
+    return { events, done: runner.process(job) };
+  }
+
+  it('requested first, progress on the way, completed last with the outcome and the pod', async () => {
+    const runpod = scriptedRunPod()
+      .onList(volumeWith(['p1']))
+      .onObserve('p1', found('p1', 'Running', 1));
+    const { events, done } = runWake(runpod, 'job-E');
+    await done;
+
+    const types = events.types();
+    expect(types[0]).toBe('wake-requested');
+    expect(types.at(-1)).toBe('wake-completed');
+    expect(types.slice(1, -1).every((t) => t === 'wake-progress')).toBe(true);
+    expect(types.length).toBeGreaterThan(2);
+    expect(events.of('wake-requested')).toEqual([{ attemptId: 'job-E', requestedBy: 'tester' }]);
+    expect(events.of('wake-progress')[0]).toMatchObject({ attemptId: 'job-E', phase: 'lookup' });
+    expect(events.of('wake-completed')).toEqual([
+      expect.objectContaining({
+        attemptId: 'job-E',
+        outcome: 'Succeeded',
+        wakeOutcome: 'AlreadyRunning',
+        podId: 'p1',
+        proxyUrl: 'https://p1-8000.proxy.runpod.net',
+      }),
+    ]);
+    expect(events.events.every((e) => e.pod === TEST_POD_NAME)).toBe(true);
+  });
+
+  it('a wake that fails is announced as completed with its outcome and reason', async () => {
+    const runpod = scriptedRunPod().alwaysList(unreadableList());
+    const { events, done } = runWake(runpod, 'job-F');
+    await done.catch(() => undefined);
+
+    const completed = events.of('wake-completed');
+    expect(completed).toHaveLength(1);
+    expect(completed[0]).toMatchObject({ attemptId: 'job-F', podId: null, reason: expect.any(String) });
+    expect(completed[0].outcome).not.toBe('Succeeded');
+  });
+});

@@ -1,0 +1,76 @@
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import {
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { BullMQOtel } from 'bullmq-otel';
+import { RedactingSpanExporter } from './redacting-exporter';
+import { withinTimeout } from '../util/within-timeout';
+
+export interface Tracing {
+  /** Flushes what is buffered and stops; called after the app has closed. */
+  shutdown(): Promise<void>;
+}
+
+export interface TracingOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  /** Tests: export to this (e.g. an in-memory exporter), span by span, instead of OTLP. */
+  readonly exporter?: SpanExporter;
+}
+
+/** The secrets a span must never carry, from the environment every app reads. */
+function secretsOf(env: NodeJS.ProcessEnv): Array<string | undefined> {
+  return [env.RUNPOD_API_KEY, env.RIG_OPERATOR_TOKEN, env.RIG_WAKE_TOKEN, env.RIG_INFERENCE_TOKEN].map((s) =>
+    s?.trim(),
+  );
+}
+
+/**
+ * OpenTelemetry for one app: spans of the gateway's HTTP requests (its own
+ * middleware), of the BullMQ jobs (bullmq-otel carries the context from the
+ * gateway's add to the waker's process) and of every RunPod call (undici).
+ * Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (the OTLP exporter reads it,
+ * and OTEL_EXPORTER_OTLP_HEADERS, itself); every span goes through the
+ * redacting exporter first.
+ */
+export function startTracing(app: string, options: TracingOptions = {}): Tracing | null {
+  const env = options.env ?? process.env;
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ?? '';
+  if (options.exporter === undefined && endpoint === '') return null;
+  const processor: SpanProcessor =
+    options.exporter === undefined
+      ? new BatchSpanProcessor(new RedactingSpanExporter(new OTLPTraceExporter(), secretsOf(env)))
+      : new SimpleSpanProcessor(new RedactingSpanExporter(options.exporter, secretsOf(env)));
+  const sdk = new NodeSDK({
+    serviceName: `podwarden-${app}`,
+    spanProcessors: [processor],
+    // No header is ever recorded: the control plane's carries the API key.
+    instrumentations: [new UndiciInstrumentation({ headersToSpanAttributes: {} })],
+  });
+  sdk.start();
+  return { shutdown: () => sdk.shutdown() };
+}
+
+/** BullMQ's telemetry: a no-op until a tracer provider is registered (startTracing). */
+export function queueTelemetry(): BullMQOtel {
+  return new BullMQOtel({ tracerName: 'podwarden-bullmq' });
+}
+
+interface Closable {
+  close(): Promise<void>;
+}
+
+/** The app, then its tracing: the last spans are flushed, for at most two seconds, once the app has closed. */
+export function closingWith(app: Closable, tracing: Tracing | null): Closable {
+  return {
+    close: async () => {
+      await app.close();
+      if (tracing !== null)
+        await withinTimeout(tracing.shutdown(), 2000, 'trace flush').catch(() => undefined);
+    },
+  };
+}
