@@ -3,6 +3,7 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import {
   ActionLog,
   BillableIntents,
+  BudgetLedger,
   CONFIG,
   LOGGER,
   PodEventPublisher,
@@ -33,6 +34,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     gate: WakeGate,
     events: PodEventPublisher,
     intents: BillableIntents,
+    ledger: BudgetLedger,
   ) =>
     new WakeJobRunner({
       config,
@@ -43,6 +45,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
       progress,
       gate,
       events,
+      ledger,
       logger,
       sleep: realSleep,
       joinSleep: realSleep,
@@ -60,5 +63,6 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     WakeGate,
     PodEventPublisher,
     BillableIntents,
+    BudgetLedger,
   ],
 };
