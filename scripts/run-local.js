@@ -11,6 +11,8 @@ const root = join(__dirname, '..');
 const SIM_PORT = process.env.SIM_PORT || '8090';
 const GATEWAY_PORT = process.env.PORT || '8080';
 const TOKEN = process.env.RIG_OPERATOR_TOKEN || 'local-operator-token';
+const PROXY_PORT = process.env.PROXY_PORT || '8081';
+const INFERENCE_TOKEN = process.env.RIG_INFERENCE_TOKEN || 'local-inference-token';
 const SIM_KEY = 'sim-local-key';
 
 function run(cmd, args) {
@@ -31,6 +33,10 @@ const env = {
   RUNPOD_TEMPLATE_ID: process.env.RUNPOD_TEMPLATE_ID || 'tpl-vllm-qwen',
   RUNPOD_DATACENTER_ID: process.env.RUNPOD_DATACENTER_ID || 'EU-RO-1',
   RIG_OPERATOR_TOKEN: TOKEN,
+  RIG_INFERENCE_TOKEN: INFERENCE_TOKEN,
+  PROXY_PORT,
+  // A chat client waits for the pod; set PROXY_HOLD_SECONDS=0 to see the 503 + Retry-After answer instead.
+  PROXY_HOLD_SECONDS: process.env.PROXY_HOLD_SECONDS || '300',
   QUEUE_PREFIX: process.env.QUEUE_PREFIX || 'podwarden-local',
   PORT: GATEWAY_PORT,
   HOST: '127.0.0.1',
@@ -42,7 +48,7 @@ const env = {
   SIM_SPEED: process.env.SIM_SPEED || '10',
 };
 
-const colours = { 'runpod-sim': 35, gateway: 36, waker: 33, 'idle-monitor': 32 };
+const colours = { 'runpod-sim': 35, gateway: 36, waker: 33, 'idle-monitor': 32, 'inference-proxy': 34 };
 const children = [];
 function start(app) {
   const child = spawn(process.execPath, [join(root, 'dist/apps', app, 'main.js')], {
@@ -50,7 +56,7 @@ function start(app) {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const tag = `\x1b[${colours[app]}m${app.padEnd(12)}\x1b[0m`;
+  const tag = `\x1b[${colours[app]}m${app.padEnd(15)}\x1b[0m`;
   for (const stream of [child.stdout, child.stderr]) {
     let buffer = '';
     stream.on('data', (chunk) => {
@@ -82,7 +88,7 @@ process.on('SIGTERM', () => shutdown(0));
 start('runpod-sim');
 setTimeout(() => {
   if (stopping) return;
-  for (const app of ['gateway', 'waker', 'idle-monitor']) start(app);
+  for (const app of ['gateway', 'waker', 'idle-monitor', 'inference-proxy']) start(app);
   const base = `http://127.0.0.1:${GATEWAY_PORT}`;
   setTimeout(() => {
     if (stopping) return;
@@ -94,6 +100,9 @@ podwarden is running against the RunPod simulator (no account, no money).
   stop:           curl -s -X POST -H 'X-Rig-Operator-Token: ${TOKEN}' ${base}/api/pods/qwen/stop
   history:        curl -s ${base}/api/pods/qwen/history
   chat (activity): curl -s -X POST http://127.0.0.1:${SIM_PORT}/proxy/<podId>-8000/v1/chat/completions -d '{}'
+  chat through the inference proxy (wakes the pod, holds the request until the model is ready):
+    curl -s http://127.0.0.1:${PROXY_PORT}/qwen/v1/chat/completions -H 'Authorization: Bearer ${INFERENCE_TOKEN}' -H 'Content-Type: application/json' -d '{"model":"qwen","messages":[{"role":"user","content":"Hello"}]}'
+  OpenAI SDK:     base URL http://127.0.0.1:${PROXY_PORT}/qwen/v1, API key ${INFERENCE_TOKEN} (docs/inference-proxy.md)
   Bull Board:     ${base}/admin/queues  (user any, password ${TOKEN})
   API docs:       ${base}/docs
   simulator:      http://127.0.0.1:${SIM_PORT}/_sim/state   (test/demo admin routes)

@@ -1,3 +1,4 @@
+import { connectTestRedis } from '@podwarden/testing';
 import { eventually } from '../support/app-process';
 import { Stack } from '../support/stack';
 import { FAST_TIMINGS, resetSim, simWrites } from '../support/sim-admin';
@@ -115,6 +116,19 @@ describe('inference proxy (against the simulator)', () => {
       .flatMap((p) => p.messages())
       .filter((m) => m.startsWith('wake requested'));
     expect(new Set(wakeLines.map((m) => /job (\S+)\)/.exec(m)?.[1])).size).toBe(1);
+    // The pod's event stream says what the proxies did: the wake they asked for, the held requests released.
+    const redis = connectTestRedis();
+    try {
+      const entries = await redis.xrange(`${stack.prefix}:events:qwen`, '-', '+');
+      const proxyEvents = entries
+        .filter(([, fields]) => fields[1] === 'proxy')
+        .map(([, fields]) => JSON.parse(fields[3]) as { action: string; requests?: number });
+      expect(proxyEvents.some((e) => e.action === 'wake-requested')).toBe(true);
+      const released = proxyEvents.filter((e) => e.action === 'released');
+      expect(released.reduce((sum, e) => sum + (e.requests ?? 0), 0)).toBe(100);
+    } finally {
+      await redis.quit();
+    }
   });
 
   it('a streamed completion arrives chunk by chunk: the first chunk while the generation still runs', async () => {

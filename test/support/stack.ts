@@ -6,6 +6,13 @@ import { deletePrefix } from './redis-cleanup';
 import { recordExchange } from './exchange-log';
 import { REDIS_URL, TEST_API_KEY, TEST_OPERATOR_TOKEN, TEST_WAKE_TOKEN, uniquePrefix } from './test-env';
 
+/**
+ * How long an app may take to come up. Generous on purpose: on a loaded 2-core
+ * machine a NestJS app has been seen to need more than 20 s, and a deadline is
+ * only a bound on a hang, never a measure of speed.
+ */
+const APP_START_DEADLINE_MS = 60_000;
+
 export const VOLUME_ID = 'vol-eu-ro-1';
 export const TEMPLATE_ID = 'tpl-vllm-qwen';
 
@@ -79,7 +86,7 @@ export class Stack {
     );
     await eventually(
       async () => ((await fetch(`${this.simUrl}/_sim/health`)).ok ? true : undefined),
-      15_000,
+      APP_START_DEADLINE_MS,
       'simulator up',
     );
 
@@ -116,7 +123,7 @@ export class Stack {
             (await fetch(`${this.gatewayUrl}/health/${this.options.gatewayUp ?? 'ready'}`)).ok
               ? true
               : undefined,
-          20_000,
+          APP_START_DEADLINE_MS,
           'gateway up',
         ),
       );
@@ -131,7 +138,7 @@ export class Stack {
       `${this.options.name}-waker${this.wakers.length}`,
     );
     this.wakers.push(waker);
-    await waker.waitForMessage('waker consuming wake jobs', 20_000);
+    await waker.waitForMessage('waker consuming wake jobs', APP_START_DEADLINE_MS);
     return waker;
   }
 
@@ -142,7 +149,7 @@ export class Stack {
       `${this.options.name}-idle${this.idleMonitors.length}`,
     );
     this.idleMonitors.push(monitor);
-    await monitor.waitForMessage('idle monitor ticking', 20_000);
+    await monitor.waitForMessage('idle monitor ticking', APP_START_DEADLINE_MS);
     return monitor;
   }
 
@@ -158,7 +165,7 @@ export class Stack {
     this.proxyUrls.push(url);
     await eventually(
       async () => ((await fetch(`${url}/health/ready`).catch(() => null))?.ok ? true : undefined),
-      20_000,
+      APP_START_DEADLINE_MS,
       'inference proxy up',
     );
     return url;

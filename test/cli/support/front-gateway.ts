@@ -87,6 +87,11 @@ export class FrontGateway {
     );
   }
 
+  /** Every request so far, in arrival order. */
+  all(): readonly SeenRequest[] {
+    return this.requests;
+  }
+
   async stop(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { heldWakeVerdict, type PodConfig } from '@podwarden/policies';
-import { LOGGER, errorMessage, type AppLogger } from '@podwarden/platform';
+import { LOGGER, PodEventPublisher, errorMessage, type AppLogger } from '@podwarden/platform';
 import { PodReadiness } from './pod-readiness';
 import { ProxyWakes } from './proxy-wakes';
 
@@ -40,6 +40,7 @@ export class HeldRequests implements OnModuleDestroy {
     private readonly readiness: PodReadiness,
     private readonly wakes: ProxyWakes,
     @Inject(LOGGER) private readonly logger: AppLogger,
+    private readonly events: PodEventPublisher,
   ) {}
 
   count(pod: PodConfig): number {
@@ -95,7 +96,9 @@ export class HeldRequests implements OnModuleDestroy {
       const readiness = await this.readiness.read(holds.pod);
       if (readiness.kind === 'ready') {
         // In arrival order: each forward starts in the order its request came.
-        for (const waiter of [...holds.waiters]) waiter.settle(readiness);
+        const released = [...holds.waiters];
+        for (const waiter of released) waiter.settle(readiness);
+        this.announce(holds.pod, { action: 'released', requests: released.length });
         return;
       }
       // The pod's current wake: the one the requests came with, or a new one once that one ended
@@ -105,7 +108,9 @@ export class HeldRequests implements OnModuleDestroy {
       const verdict = ending === null ? null : heldWakeVerdict(ending);
       if (verdict?.kind === 'fail') {
         const failed: HoldEnding = { kind: 'failed', refused: verdict.refused, message: verdict.message };
-        for (const waiter of [...holds.waiters]) waiter.settle(failed);
+        const released = [...holds.waiters];
+        for (const waiter of released) waiter.settle(failed);
+        this.announce(holds.pod, { action: 'failed', requests: released.length, reason: verdict.message });
       }
     } catch (error) {
       // A blip reading Redis or RunPod: the held requests wait for the next look (or their deadline).
@@ -115,6 +120,13 @@ export class HeldRequests implements OnModuleDestroy {
       );
     }
     const now = Date.now();
-    for (const waiter of holds.waiters.filter((w) => w.deadline <= now)) waiter.settle({ kind: 'timeout' });
+    const expired = holds.waiters.filter((w) => w.deadline <= now);
+    for (const waiter of expired) waiter.settle({ kind: 'timeout' });
+    if (expired.length > 0) this.announce(holds.pod, { action: 'timeout', requests: expired.length });
+  }
+
+  /** One event per batch, never per request: the pod's stream is for people and consoles. */
+  private announce(pod: PodConfig, data: Record<string, unknown>): void {
+    void this.events.publish(pod.name, 'proxy', data);
   }
 }

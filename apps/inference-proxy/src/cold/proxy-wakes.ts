@@ -5,6 +5,7 @@ import type { PodConfig, PodwardenConfig, WakeFailureKind, WakeOutcome } from '@
 import {
   CONFIG,
   LOGGER,
+  PodEventPublisher,
   WAKE_QUEUE,
   WakeGate,
   enqueueWake,
@@ -46,6 +47,7 @@ export class ProxyWakes {
     @Inject(LOGGER) private readonly logger: AppLogger,
     @InjectQueue(WAKE_QUEUE) private readonly queue: Queue<WakeJobData, WakeJobResult>,
     private readonly gate: WakeGate,
+    private readonly events: PodEventPublisher,
   ) {}
 
   /** The attempt id the pod's cold requests wait on; throws when the queue is unreachable. */
@@ -115,6 +117,7 @@ export class ProxyWakes {
       { pod: pod.name, attemptId, requestedBy: PROXY_REQUESTER, storedBy },
       `wake requested for ${pod.name} by a cold inference request (job ${attemptId})`,
     );
+    void this.events.publish(pod.name, 'proxy', { action: 'wake-requested', attemptId });
     return attemptId;
   }
 }

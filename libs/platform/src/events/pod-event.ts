@@ -13,6 +13,7 @@ export const POD_EVENT_TYPES = [
   'stop',
   'keepalive',
   'budget-refused',
+  'proxy',
 ] as const;
 
 export type PodEventType = (typeof POD_EVENT_TYPES)[number];
