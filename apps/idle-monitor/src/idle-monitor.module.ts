@@ -2,6 +2,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
+  ActionLog,
+  BudgetLedger,
   CONFIG,
   WorkerHealthModule,
   IDLE_TICK_QUEUE,
@@ -19,6 +21,7 @@ import {
   type AppStart,
 } from '@podwarden/platform';
 import { IdleTickService } from './idle/idle-tick.service';
+import { OrphanReaper } from './idle/orphan-reaper';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
 
@@ -45,6 +48,16 @@ export class IdleMonitorModule {
       ],
       providers: [
         {
+          provide: OrphanReaper,
+          useFactory: (
+            config: PodwardenConfig,
+            client: RunPodClient,
+            actions: ActionLog,
+            logger: AppLogger,
+          ) => new OrphanReaper({ config, client, actions, logger, now: () => Date.now() }),
+          inject: [CONFIG, RUNPOD_CLIENT, ActionLog, LOGGER],
+        },
+        {
           provide: IdleTickService,
           useFactory: (
             config: PodwardenConfig,
@@ -55,6 +68,8 @@ export class IdleMonitorModule {
             logger: AppLogger,
             proxyActivity: ProxyActivityStore,
             events: PodEventPublisher,
+            orphans: OrphanReaper,
+            ledger: BudgetLedger,
           ) =>
             new IdleTickService({
               config,
@@ -65,6 +80,8 @@ export class IdleMonitorModule {
               logger,
               proxyActivity,
               events,
+              orphans,
+              ledger,
               now: () => Date.now(),
             }),
           inject: [
@@ -76,6 +93,8 @@ export class IdleMonitorModule {
             LOGGER,
             ProxyActivityStore,
             PodEventPublisher,
+            OrphanReaper,
+            BudgetLedger,
           ],
         },
         IdleTickProcessor,

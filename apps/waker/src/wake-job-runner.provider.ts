@@ -2,6 +2,7 @@ import type { FactoryProvider } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import {
   ActionLog,
+  BudgetLedger,
   CONFIG,
   LOGGER,
   PodEventPublisher,
@@ -31,6 +32,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     progress: WakeProgressStore,
     gate: WakeGate,
     events: PodEventPublisher,
+    ledger: BudgetLedger,
   ) =>
     new WakeJobRunner({
       config,
@@ -40,6 +42,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
       progress,
       gate,
       events,
+      ledger,
       logger,
       sleep: realSleep,
       joinSleep: realSleep,
@@ -56,5 +59,6 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     WakeProgressStore,
     WakeGate,
     PodEventPublisher,
+    BudgetLedger,
   ],
 };

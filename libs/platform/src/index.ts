@@ -46,6 +46,7 @@ export * from './events/pod-event';
 export * from './events/pod-event-publisher';
 export * from './events/pod-event-reader';
 export * from './events/pod-event-tail';
+export * from './budget/budget-ledger';
 export * from './tracing/tracing';
 export * from './tracing/redacting-exporter';
 export * from './tracing/http-tracing.middleware';

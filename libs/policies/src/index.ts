@@ -7,3 +7,4 @@ export * from './idle';
 export * from './config';
 export * from './proxy';
 export * from './ops';
+export * from './budget/daily-budget';

@@ -10,7 +10,8 @@ import {
   type PodObservation,
   type PodwardenConfig,
 } from '@podwarden/policies';
-import type { WakeCompletedRecord, WakeProgress } from '@podwarden/platform';
+import type { LedgerFigures, WakeCompletedRecord, WakeProgress } from '@podwarden/platform';
+import { spendTodayView } from './spend-today-view';
 import type { LastWakeDto } from './last-wake.dto';
 import type { PodStatusDto, StatusWord } from './pod-status.dto';
 
@@ -33,6 +34,8 @@ export interface RecordsReading {
   readonly lastWake: WakeCompletedRecord | null;
   /** The keep-alive deadline in epoch milliseconds; null when none is set (or Redis could not be read). */
   readonly keepAlive: number | null;
+  /** The daily-budget ledger's figures (account-wide); null when unreadable. Optional for older callers. */
+  readonly spend?: LedgerFigures | null;
 }
 
 const LOOKUP_WORDS: Readonly<Record<VolumeReading['kind'], LookupWord>> = {
@@ -104,5 +107,6 @@ export function podStatusBody(
     idleStopAt: idle === null ? null : isoOrNull(idleStopAt(idle, settings)),
     runtimeCapAt: idle === null ? null : isoOrNull(runtimeCapAt(idle, settings)),
     keepAliveUntil: isoOrNull(records.keepAlive),
+    spendToday: spendTodayView(records.spend ?? null, config.dailyBudgetUsd, Date.now()),
   };
 }

@@ -1,3 +1,4 @@
+import { SpendTodayDto } from './spend-today.dto';
 import { ApiProperty } from '@nestjs/swagger';
 import { POD_STATUSES, type LookupWord, type PodStatus } from '@podwarden/policies';
 import { LastWakeDto } from './last-wake.dto';
@@ -64,6 +65,14 @@ export class PodStatusDto {
     description: 'idle stop held off until then; boot grace and the runtime cap still apply',
   })
   readonly keepAliveUntil!: string | null;
+
+  @ApiProperty({
+    type: () => SpendTodayDto,
+    nullable: true,
+    description:
+      "today's estimated spend across every pod (price × observed uptime, not RunPod's bill), open reservations and the budget; null when the ledger is unreadable",
+  })
+  readonly spendToday!: SpendTodayDto | null;
 }
 
 /** GET /api/pods: every configured pod's GET summary, in config order. */

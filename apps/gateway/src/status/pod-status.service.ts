@@ -5,6 +5,7 @@ import type { RunPodClient } from '@podwarden/runpod-client';
 import {
   CONFIG,
   IdleStateStore,
+  BudgetLedger,
   KeepAliveStore,
   LOGGER,
   RUNPOD_CLIENT,
@@ -38,6 +39,7 @@ export class PodStatusService {
     private readonly progress: WakeProgressStore,
     private readonly history: WakeHistory,
     private readonly keepAlives: KeepAliveStore,
+    private readonly ledger: BudgetLedger,
     @Inject(STATUS_GATHER) gather: Gather,
   ) {
     this.flights = new SingleFlight<PodStatusDto>(gather);
@@ -92,7 +94,7 @@ export class PodStatusService {
   }
 
   private async readRecords(pod: PodConfig): Promise<RecordsReading> {
-    const [idle, wake, lastWake, keepAlive] = await Promise.all([
+    const [idle, wake, lastWake, keepAlive, spend] = await Promise.all([
       this.readQuietly(
         pod,
         'idle state',
@@ -101,8 +103,9 @@ export class PodStatusService {
       this.readQuietly(pod, 'wake progress', () => this.progress.get(pod.name)),
       this.readQuietly(pod, 'last wake', () => this.history.last(pod.name)),
       this.readQuietly(pod, 'keep-alive', () => this.keepAlives.get(pod.name)),
+      this.readQuietly(pod, 'budget ledger', () => this.ledger.figures(Date.now())),
     ]);
-    return { idle, wake, lastWake, keepAlive };
+    return { idle, wake, lastWake, keepAlive, spend };
   }
 
   private async readQuietly<T>(

@@ -1,3 +1,4 @@
+import { SPEND_BASIS } from './spend-today.dto';
 import { INITIAL_IDLE_STATE } from '@podwarden/policies';
 import { EMPTY_IDLE_RECORD, IdleStateStore, WakeHistory, WakeProgressStore } from '@podwarden/platform';
 import { OUR_VOLUME, type FakePod } from '@podwarden/testing';
@@ -46,6 +47,15 @@ describe('GET /api/pods/{name}', () => {
       idleStopAt: null,
       runtimeCapAt: null,
       keepAliveUntil: null,
+      spendToday: {
+        estimate: true,
+        basis: SPEND_BASIS,
+        day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        spentUsd: 0,
+        accruingUsd: 0,
+        reservedUsd: 0,
+        budgetUsd: null,
+      },
     });
   });
 

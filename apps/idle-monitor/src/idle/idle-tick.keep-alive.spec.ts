@@ -137,4 +137,21 @@ describe('IdleTickService: keep-alive', () => {
     expect(lines[6]).toBe('Down idle=0 boot=0 ready=- up=- | list, metrics p1, stop p1 => idle');
     expect(heldOffLines(h)).toEqual([]);
   });
+  it('a pod that never obtains a runtime is stopped after the boot grace whatever protects it: a serving sibling and a keep-alive', async () => {
+    const h = harness({ env: { RUNPOD_BOOT_GRACE_MINUTES: '0.05' } });
+    h.fake.setPod('p1', { metrics: { active: 1, completed: 1 } });
+    h.fake.setPod('p2', { metrics: null, observation: 'Starting' });
+    await h.keepAliveFor(3_600_000);
+    const lines = await h.lines(5);
+
+    expect(lines).toEqual([
+      'Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1, metrics p2, observe p2',
+      'Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1, metrics p2, observe p2',
+      'Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1, metrics p2, observe p2',
+      // 3 s without a runtime (0.05 min): stopped, though the volume is Ready and held.
+      'Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1, metrics p2, observe p2, stop p2',
+      'Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1, metrics p2, observe p2',
+    ]);
+    expect(await triggers(h)).toEqual(['Stop p2 boot-grace ok=true']);
+  });
 });

@@ -18,13 +18,14 @@ import {
   type VolumeSignal,
   withProxyActivity,
 } from '@podwarden/policies';
-import { lookupVolume, seenUpPods } from '@podwarden/policies';
+import { lookupVolume, nextNeverRanClocks, seenUpPods, type NeverRanClocks } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import {
   errorMessage,
   mapBounded,
   withinTimeout,
   type AppLogger,
+  type BudgetLedger,
   type HeldIdleLock,
   type IdleRecord,
   type IdleStateStore,
@@ -32,6 +33,9 @@ import {
   type PodEventSink,
   type StopService,
 } from '@podwarden/platform';
+import { settleRun } from './budget-settlement';
+import { stopNeverRan } from './never-ran-stop';
+import type { OrphanReaper } from './orphan-reaper';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
 import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
 import { logReadiness, logTick, warnManyPods } from './tick-log';
@@ -51,6 +55,10 @@ export interface IdleTickDependencies {
   readonly now: () => number;
   /** Phase edges and idle-streak changes, for the gateway's event stream. */
   readonly events?: PodEventSink;
+  /** The daily-budget ledger: a run is settled when its volume is seen down or a stop is accepted. */
+  readonly ledger?: Pick<BudgetLedger, 'settle'>;
+  /** Terminates prefixed pods on no configured volume, from the tick's own list. */
+  readonly orphans?: Pick<OrphanReaper, 'sweep'>;
 }
 
 export type PodTickOutcome =
@@ -64,6 +72,8 @@ interface TickObservation {
   readonly perPod: PodSignalOf[];
   /** The pods seen up this tick (or last seen up, when the list failed): the cap's targets. */
   readonly seenUp: readonly string[];
+  /** Each pod's own clock of going without a runtime. */
+  readonly neverRanSince: NeverRanClocks;
   readonly podsOnVolume: readonly string[];
   readonly aggregate: VolumeSignal;
   readonly baselines: BaselineBook;
@@ -96,6 +106,8 @@ export class IdleTickService {
     const evaluated = new Map<PodConfig, PodTickOutcome>();
     if (pods.length > 0) {
       const list = await client.listPods(signal);
+      // The same list serves the orphan sweep: pods of ours that no configured volume holds.
+      if (list.kind === 'listed') await this.deps.orphans?.sweep(list.pods, signal);
       const results = await mapBounded(pods, config.tuning.idleConcurrency, (pod) =>
         this.tickPod(pod, list, tick),
       );
@@ -148,6 +160,13 @@ export class IdleTickService {
     const after: IdleStopResult = advance.stop
       ? await this.stop(pod, advance.stop, advance.state, seen, listedOf(list), now)
       : { state: advance.state, baselines: seen.baselines, stopAccepted: null };
+    const neverRanSince = await stopNeverRan(this.stopDeps(), {
+      pod,
+      clocks: seen.neverRanSince,
+      alreadyStopped: advance.stop === null ? [] : seen.perPod.map((p) => p.podId),
+      listed: listedOf(list),
+      now,
+    });
     const next: IdleRecord = {
       state: after.state,
       baselines: after.baselines,
@@ -156,8 +175,12 @@ export class IdleTickService {
       lastTickScheduledAt: tick.scheduledAt ?? record.lastTickScheduledAt ?? null,
       // An accepted stop is the Down edge: nothing is up any more as far as the cap is concerned.
       seenUp: after.stopAccepted === true ? [] : seen.seenUp,
+      neverRanSince,
     };
     if (!(await lock.save(next))) return this.lockLost(pod, tick);
+    if (after.stopAccepted === true || seen.aggregate.signal === 'NotRunning') {
+      await settleRun(this.deps.ledger, logger, pod, record.state.upSince, now);
+    }
     const { stopAccepted } = after;
     await this.announce(pod, record.state, next.state, advance.stop);
     logTick(logger, {
@@ -188,6 +211,7 @@ export class IdleTickService {
     return {
       perPod,
       seenUp: seenUpPods(lookup, perPod, listedOf(list), record.seenUp ?? []),
+      neverRanSince: nextNeverRanClocks(record.neverRanSince ?? {}, lookup, perPod, this.deps.now()),
       podsOnVolume,
       aggregate: aggregateSignals(lookup, perPod),
       // An unreadable list says nothing about which pods are on the volume: keep what we had.
@@ -239,8 +263,7 @@ export class IdleTickService {
     now: number,
   ): Promise<IdleStopResult> {
     const { perPod, podsOnVolume, baselines, seenUp } = seen;
-    const deps = { stops: this.deps.stops, logger: this.deps.logger, dryRun: this.deps.config.idleDryRun };
-    return applyIdleStop(deps, {
+    return applyIdleStop(this.stopDeps(), {
       pod,
       reason,
       perPod,
@@ -267,6 +290,10 @@ export class IdleTickService {
     for (const event of idleEventsOf(before, after, required, stop)) {
       await events.publish(pod.name, event.type, event.data);
     }
+  }
+
+  private stopDeps(): { stops: IdleTickDependencies['stops']; logger: AppLogger; dryRun: boolean } {
+    return { stops: this.deps.stops, logger: this.deps.logger, dryRun: this.deps.config.idleDryRun };
   }
 
   private lockLost(pod: PodConfig, tick: TickContext): PodTickOutcome {

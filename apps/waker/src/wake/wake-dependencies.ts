@@ -1,5 +1,5 @@
 import type { PodwardenConfig } from '@podwarden/policies';
-import type { ActionLog, AppLogger } from '@podwarden/platform';
+import type { ActionLog, AppLogger, BudgetLedger } from '@podwarden/platform';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import type { Sleep } from './sleeper';
 
@@ -17,4 +17,6 @@ export interface WakeDependencies {
   readonly logger: AppLogger;
   readonly sleep: Sleep;
   readonly now: () => Date;
+  /** The daily-budget ledger: a reservation before any start or create. */
+  readonly ledger?: Pick<BudgetLedger, 'reserve'>;
 }

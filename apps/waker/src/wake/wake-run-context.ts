@@ -49,6 +49,10 @@ export class WakeRunContext {
     return this.deps.logger;
   }
 
+  get ledger(): WakeDependencies['ledger'] {
+    return this.deps.ledger;
+  }
+
   now(): Date {
     return this.deps.now();
   }

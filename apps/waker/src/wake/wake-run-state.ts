@@ -40,6 +40,11 @@ export class WakeRunState {
     return this.listed.get(podId)?.volumeIds ?? [];
   }
 
+  /** The pod's price when last listed; null when the wake never saw it listed with one. */
+  listedPrice(podId: string): number | null {
+    return this.listed.get(podId)?.costPerHr ?? null;
+  }
+
   wasStartAttempted(podId: string): boolean {
     return this.startAttempted.has(podId);
   }

@@ -3,6 +3,7 @@ import { awaitNewPod } from './steps/await-new-pod';
 import { chooseGpuCandidates } from './steps/choose-gpu-candidates';
 import { driveExistingPods } from './steps/drive-existing-pods';
 import { readVolume } from './steps/read-volume';
+import { reserveBudget } from './steps/reserve-budget';
 import { terminateStalePods } from './steps/terminate-stale-pods';
 import { walkCreateAttempts } from './steps/walk-create-attempts';
 import type { WakeDependencies } from './wake-dependencies';
@@ -67,6 +68,9 @@ export class WakeRun {
     const { ctx } = this;
     const choice = await chooseGpuCandidates(ctx, stalePodIds);
     if (choice.kind === 'ended') return choice.result;
+    // The dearest card the walk may end on: the most this create can bill per hour.
+    const overBudget = await reserveBudget(ctx, Math.max(...choice.candidates.map((c) => c.pricePerHour)));
+    if (overBudget !== null) return overBudget;
     const placement = await walkCreateAttempts(ctx, choice.candidates, stalePodIds);
     if (placement.kind === 'ended') return placement.result;
     const wait = await awaitNewPod(ctx, placement.podId, placement.candidate);

@@ -14,6 +14,7 @@ import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
 import { ProxyActivityStore } from '../proxy/proxy-activity-store';
 import { StopService } from '../stop/stop-service';
+import { BudgetLedger } from '../budget/budget-ledger';
 import { PodEventPublisher } from '../events/pod-event-publisher';
 import { PodEventReader } from '../events/pod-event-reader';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
@@ -90,6 +91,11 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: BudgetLedger,
+        useFactory: (redis: Redis, keys: RedisKeys) => new BudgetLedger(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: KeepAliveStore,
         useFactory: (redis: Redis, keys: RedisKeys) => new KeepAliveStore(redis, keys),
         inject: [REDIS, REDIS_KEYS],
@@ -141,6 +147,7 @@ export class PlatformModule {
         WakeGate,
         IdleStateStore,
         KeepAliveStore,
+        BudgetLedger,
         ProxyActivityStore,
         StopService,
         PodEventPublisher,

@@ -14,6 +14,8 @@ export interface IdleRecord {
   readonly lastTickScheduledAt?: number | null;
   /** The pods last seen up (kept through an unreadable list): the runtime cap's targets on a blind tick. */
   readonly seenUp?: readonly string[];
+  /** Per pod: since when it has been starting without a runtime (the never-ran guard's clocks). */
+  readonly neverRanSince?: Readonly<Record<string, number>>;
 }
 
 export const EMPTY_IDLE_RECORD: IdleRecord = {
@@ -61,6 +63,7 @@ export class IdleStateStore {
         lastTickId: parsed.lastTickId ?? null,
         lastTickScheduledAt: parsed.lastTickScheduledAt ?? null,
         ...(parsed.seenUp === undefined ? {} : { seenUp: parsed.seenUp }),
+        ...(parsed.neverRanSince === undefined ? {} : { neverRanSince: parsed.neverRanSince }),
       };
     } catch {
       return EMPTY_IDLE_RECORD;

@@ -59,6 +59,14 @@ export class RedisKeys {
     return this.pod('events', podName);
   }
   /** When the newest idle tick completed, on any replica (worker readiness). */
+  /** The daily budget's open reservations, one field per pod name (every replica's). */
+  budgetOpen(): string {
+    return `${this.prefix}:budget:open`;
+  }
+  /** The daily budget's settled spend of one UTC day, in micro-dollars. */
+  budgetSpent(day: string): string {
+    return `${this.prefix}:budget:spent:${day}`;
+  }
   idleLastTick(): string {
     return `${this.prefix}:idle-last-tick`;
   }

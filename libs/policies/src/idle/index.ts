@@ -7,3 +7,5 @@ export * from './keep-alive';
 export * from './proxy-activity';
 export * from './seen-up';
 export * from './idle-events';
+export * from './orphan-sweep';
+export * from './never-ran';

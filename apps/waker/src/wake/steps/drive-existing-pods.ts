@@ -2,6 +2,7 @@ import { decideVolume, rankPods, type PodObservation } from '@podwarden/policies
 import type { WakeRunContext } from '../wake-run-context';
 import { stillStarting, type WakeResult } from '../wake-result';
 import { readVolume } from './read-volume';
+import { reserveBudget } from './reserve-budget';
 import { startStoppedPod } from './start-stopped-pod';
 
 /** Where driving the pods already on the volume left the wake. */
@@ -66,9 +67,13 @@ async function decideRound(
       };
     case 'repoll':
       return { kind: 'next-round' };
-    case 'start':
+    case 'start': {
+      const price = ctx.state.listedPrice(decision.podId) ?? ctx.pod.maxPricePerHour;
+      const overBudget = await reserveBudget(ctx, price);
+      if (overBudget !== null) return { kind: 'ended', result: overBudget };
       await startStoppedPod(ctx, decision.podId);
       return { kind: 'next-round' };
+    }
     case 'create':
       return replaceOrReconfirm(ctx, observations, decision.stalePodIds);
   }

@@ -1,0 +1,97 @@
+import { parseConfig, type PodwardenConfig } from '@podwarden/policies';
+import type { ActionRecord } from '@podwarden/platform';
+import { FakeRunPod, captureLogs } from '@podwarden/testing';
+import { OrphanReaper } from './orphan-reaper';
+
+const NOW = Date.parse('2026-12-01T12:00:00Z');
+
+function config(env: Record<string, string> = {}): PodwardenConfig {
+  const parsed = parseConfig({ RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol-1', ...env }, null);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.config;
+}
+
+function minutesAgo(minutes: number): string {
+  return new Date(NOW - minutes * 60_000).toISOString();
+}
+
+function setup(env: Record<string, string> = {}) {
+  const fake = new FakeRunPod();
+  const recorded: ActionRecord[] = [];
+  const logs = captureLogs('debug');
+  const reaper = new OrphanReaper({
+    config: config(env),
+    client: fake,
+    actions: { record: async (entry) => void recorded.push(entry) },
+    logger: logs.logger,
+    now: () => NOW,
+  });
+  return { fake, recorded, logs, reaper };
+}
+
+describe('OrphanReaper', () => {
+  it('terminates a prefixed pod on no configured volume past the grace, recorded with trigger orphan; leaves the rest alone', async () => {
+    const { fake, recorded, reaper } = setup();
+    fake.setPod('orphan', { volumeId: null, name: 'podwarden-qwen-x', createdAt: minutesAgo(11) });
+    fake.setPod('young', { volumeId: null, name: 'podwarden-qwen-y', createdAt: minutesAgo(9) });
+    fake.setPod('foreign', { volumeId: null, name: 'my-own-pod', createdAt: minutesAgo(600) });
+    fake.setPod('ours', { volumeId: 'vol-1', name: 'podwarden-qwen-z', createdAt: minutesAgo(600) });
+    const list = await fake.listPods();
+    if (list.kind !== 'listed') throw new Error('list');
+    fake.calls.length = 0;
+
+    await reaper.sweep(list.pods);
+
+    expect(fake.calls).toEqual(['terminate orphan']);
+    expect(recorded).toEqual([
+      expect.objectContaining({
+        podName: 'qwen',
+        action: 'Terminate',
+        podId: 'orphan',
+        trigger: 'orphan',
+        ok: true,
+        detail: 'podwarden-qwen-x on no volume, not configured',
+      }),
+    ]);
+    expect(reaper.counts).toEqual({ found: 1, terminated: 1 });
+  });
+
+  it('ORPHAN_GRACE_MINUTES takes decimals', async () => {
+    const { fake, reaper } = setup({ ORPHAN_GRACE_MINUTES: '0.5' });
+    fake.setPod('a', { volumeId: 'vol-gone', name: 'podwarden-a', createdAt: minutesAgo(0.6) });
+    fake.setPod('b', { volumeId: 'vol-gone', name: 'podwarden-b', createdAt: minutesAgo(0.4) });
+    const list = await fake.listPods();
+    if (list.kind !== 'listed') throw new Error('list');
+    fake.calls.length = 0;
+    await reaper.sweep(list.pods);
+    expect(fake.calls).toEqual(['terminate a']);
+  });
+
+  it('IDLE_DRY_RUN logs "would terminate" and calls nothing', async () => {
+    const { fake, recorded, logs, reaper } = setup({ IDLE_DRY_RUN: 'true' });
+    fake.setPod('orphan', { volumeId: null, name: 'podwarden-x', createdAt: minutesAgo(60) });
+    const list = await fake.listPods();
+    if (list.kind !== 'listed') throw new Error('list');
+    fake.calls.length = 0;
+    await reaper.sweep(list.pods);
+    expect(fake.calls).toEqual([]);
+    expect(recorded).toEqual([]);
+    expect(logs.messages('warn')).toEqual(['would terminate orphan (orphan)']);
+    expect(reaper.counts).toEqual({ found: 1, terminated: 0 });
+  });
+
+  it('a refused termination is recorded as refused and counted as found only', async () => {
+    const { fake, recorded, reaper } = setup();
+    fake.setPod('orphan', {
+      volumeId: null,
+      name: 'podwarden-x',
+      createdAt: minutesAgo(60),
+      terminate: 'refused',
+    });
+    const list = await fake.listPods();
+    if (list.kind !== 'listed') throw new Error('list');
+    await reaper.sweep(list.pods);
+    expect(recorded.map((r) => `${r.action} ${r.podId} ok=${r.ok}`)).toEqual(['Terminate orphan ok=false']);
+    expect(reaper.counts).toEqual({ found: 1, terminated: 0 });
+  });
+});

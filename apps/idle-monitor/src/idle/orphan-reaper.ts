@@ -1,0 +1,78 @@
+import { findOrphans, type ListedPod, type PodwardenConfig } from '@podwarden/policies';
+import type { RunPodClient } from '@podwarden/runpod-client';
+import { errorMessage, recordBillable, type ActionLog, type AppLogger } from '@podwarden/platform';
+
+export interface OrphanReaperDependencies {
+  readonly config: PodwardenConfig;
+  readonly client: Pick<RunPodClient, 'terminatePod'>;
+  readonly actions: Pick<ActionLog, 'record'>;
+  readonly logger: AppLogger;
+  readonly now: () => number;
+}
+
+/** Running totals since start-up, for /metrics. */
+export interface OrphanCounts {
+  found: number;
+  terminated: number;
+}
+
+/**
+ * The orphan sweep: from the one account-wide list a tick already made, every
+ * pod named with POD_NAME_PREFIX on no configured volume and older than
+ * ORPHAN_GRACE_MINUTES is terminated, recorded with trigger `orphan` (in dry
+ * run only logged as "would terminate"). Which pods qualify is findOrphans'.
+ * Never throws: a failed sweep must not cost the tick its idle decisions.
+ */
+export class OrphanReaper {
+  readonly counts: OrphanCounts = { found: 0, terminated: 0 };
+
+  constructor(private readonly deps: OrphanReaperDependencies) {}
+
+  async sweep(pods: readonly ListedPod[], signal?: AbortSignal): Promise<void> {
+    const { config, logger } = this.deps;
+    const now = this.deps.now();
+    const orphans = findOrphans(
+      pods,
+      { prefix: config.podNamePrefix, graceMs: config.orphanGraceMinutes * 60_000, pods: config.pods },
+      now,
+    );
+    for (const orphan of orphans) {
+      this.counts.found += 1;
+      const { pod } = orphan;
+      const fields = { podId: pod.id, podName: pod.name, volumeIds: pod.volumeIds, ageMs: orphan.ageMs };
+      if (config.idleDryRun) {
+        logger.warn({ ...fields, dryRun: true }, `would terminate ${pod.id} (orphan)`);
+        continue;
+      }
+      try {
+        signal?.throwIfAborted();
+        await this.terminate(pod, orphan.recordUnder, now);
+      } catch (error) {
+        logger.error({ ...fields, err: errorMessage(error) }, `orphan ${pod.id} not terminated`);
+      }
+    }
+  }
+
+  private async terminate(pod: ListedPod, recordUnder: string, now: number): Promise<void> {
+    const result = await this.deps.client.terminatePod(pod.id);
+    if (result.ok) this.counts.terminated += 1;
+    const volumes = pod.volumeIds.length === 0 ? 'no volume' : `volume ${pod.volumeIds.join(', ')}`;
+    await recordBillable({
+      logger: this.deps.logger,
+      actions: this.deps.actions,
+      at: new Date(now).toISOString(),
+      podName: recordUnder,
+      action: 'Terminate',
+      podId: pod.id,
+      gpuId: pod.gpuId,
+      pricePerHour: pod.costPerHr,
+      httpStatus: result.httpStatus,
+      ok: result.ok,
+      trigger: 'orphan',
+      detail: `${pod.name ?? pod.id} on ${volumes}, not configured${result.detail ? `; ${result.detail}` : ''}`,
+      message: result.ok
+        ? `terminated orphan ${pod.id} (${pod.name ?? ''} on ${volumes})`
+        : `termination of orphan ${pod.id} refused (HTTP ${result.httpStatus})`,
+    });
+  }
+}

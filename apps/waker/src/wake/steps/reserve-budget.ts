@@ -1,0 +1,48 @@
+import { budgetRefusal, reservationMicros, toMicros, worstCaseMinutes } from '@podwarden/policies';
+import { errorMessage, withinTimeout } from '@podwarden/platform';
+import type { WakeResult } from '../wake-result';
+import type { WakeRunContext } from '../wake-run-context';
+
+/**
+ * The daily budget's gate before any start or create: reserve, in the ledger
+ * every replica shares, the worst case this wake can bill before the runtime
+ * cap stops it (price × MAX_RUNTIME_MINUTES; with the cap off, the rest of the
+ * UTC day). Answers the wake's ending when it may not go on: the budget would
+ * be exceeded, or (with a budget set) the ledger cannot be read. Without a
+ * budget the reservation is still made (GET's spendToday), but never refuses.
+ */
+export async function reserveBudget(ctx: WakeRunContext, pricePerHour: number): Promise<WakeResult | null> {
+  const { ledger } = ctx;
+  if (ledger === undefined) return null;
+  const now = ctx.now().getTime();
+  const minutes = worstCaseMinutes(ctx.pod.maxRuntimeMinutes, now);
+  const micros = reservationMicros(pricePerHour, minutes);
+  const budget = ctx.config.dailyBudgetUsd;
+  const budgetMicros = budget === null ? null : toMicros(budget);
+  const fields = { pod: ctx.pod.name, pricePerHour, minutes, reserveUsd: micros / 1e6, budgetUsd: budget };
+  try {
+    const outcome = await withinTimeout(
+      ledger.reserve(ctx.pod.name, { micros, pricePerHour, at: now }, budgetMicros),
+      ctx.config.tuning.redisWriteTimeoutMs,
+      'budget reservation',
+    );
+    if (outcome.kind === 'reserved' || budgetMicros === null) {
+      ctx.log.info(fields, `reserved ${(micros / 1e6).toFixed(2)} USD of the daily budget`);
+      return null;
+    }
+    const reason = budgetRefusal({ ...outcome, budgetMicros }, micros, pricePerHour, minutes);
+    ctx.log.warn(
+      { ...fields, spentMicros: outcome.spentMicros, reservedMicros: outcome.reservedMicros },
+      reason,
+    );
+    return ctx.state.declined(reason);
+  } catch (error) {
+    if (budgetMicros === null) {
+      ctx.log.warn({ ...fields, err: errorMessage(error) }, 'budget ledger not written (no budget set)');
+      return null;
+    }
+    const reason = `daily budget ledger unreadable (${errorMessage(error)}); nothing was started or created`;
+    ctx.log.warn({ ...fields, err: errorMessage(error) }, reason);
+    return ctx.state.declined(reason);
+  }
+}

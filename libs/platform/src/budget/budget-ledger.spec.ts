@@ -1,0 +1,92 @@
+import type Redis from 'ioredis';
+import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { RedisKeys } from '../redis/redis-keys';
+import { BudgetLedger } from './budget-ledger';
+
+const NOON = Date.parse('2026-12-01T12:00:00Z');
+const HOUR = 3_600_000;
+
+describe('BudgetLedger (real Redis)', () => {
+  let redis: Redis;
+  let ledger: BudgetLedger;
+  const prefix = uniqueTestPrefix('budget');
+
+  beforeAll(() => {
+    redis = connectTestRedis();
+    ledger = new BudgetLedger(redis, new RedisKeys(prefix));
+  });
+  afterEach(async () => {
+    await deleteKeysUnder(redis, prefix);
+  });
+  afterAll(async () => {
+    await deleteKeysUnder(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('reserves within the budget and refuses what would exceed it, naming spent and reserved', async () => {
+    const a = await ledger.reserve('a', { micros: 600_000, pricePerHour: 1, at: NOON }, 1_000_000);
+    const b = await ledger.reserve('b', { micros: 600_000, pricePerHour: 1, at: NOON }, 1_000_000);
+    expect(a).toEqual({ kind: 'reserved', spentMicros: 0, reservedMicros: 0 });
+    expect(b).toEqual({ kind: 'refused', spentMicros: 0, reservedMicros: 600_000 });
+    expect(await ledger.figures(NOON)).toEqual({
+      spentMicros: 0,
+      reservedMicros: 600_000,
+      accruingMicros: 0,
+    });
+  });
+
+  it('many replicas reserving at once never exceed the budget together', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        ledger.reserve(`pod${i}`, { micros: 300_000, pricePerHour: 1, at: NOON }, 1_000_000),
+      ),
+    );
+    expect(outcomes.filter((o) => o.kind === 'reserved')).toHaveLength(3);
+    expect((await ledger.figures(NOON)).reservedMicros).toBe(900_000);
+  });
+
+  it('without a budget every reservation is taken (the ledger still estimates spend)', async () => {
+    const outcome = await ledger.reserve('a', { micros: 10 ** 12, pricePerHour: 1, at: NOON }, null);
+    expect(outcome.kind).toBe('reserved');
+  });
+
+  it('settling turns the reservation into price × observed uptime, once', async () => {
+    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 2, at: NOON }, 10_000_000);
+    // Observed up half an hour after the reservation, stopped an hour after that: 1 h × 2 USD/h.
+    expect(await ledger.settle('A', NOON + HOUR / 2, NOON + 1.5 * HOUR)).toBe(2_000_000);
+    expect(await ledger.settle('a', NOON, NOON + 2 * HOUR)).toBeNull();
+    expect(await ledger.figures(NOON + 2 * HOUR)).toEqual({
+      spentMicros: 2_000_000,
+      reservedMicros: 0,
+      accruingMicros: 0,
+    });
+    // The freed room is reservable again.
+    const again = await ledger.reserve(
+      'b',
+      { micros: 8_000_000, pricePerHour: 2, at: NOON + 2 * HOUR },
+      10_000_000,
+    );
+    expect(again).toEqual({ kind: 'reserved', spentMicros: 2_000_000, reservedMicros: 0 });
+  });
+
+  it('without an observed uptime a run is priced from its reservation', async () => {
+    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 1, at: NOON }, null);
+    expect(await ledger.settle('a', null, NOON + HOUR)).toBe(1_000_000);
+  });
+
+  it("a pod's new reservation settles its old one at the time so far (never lost, never counted twice)", async () => {
+    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 1, at: NOON }, null);
+    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 1, at: NOON + HOUR }, null);
+    expect(await ledger.figures(NOON + HOUR)).toEqual({
+      spentMicros: 1_000_000,
+      reservedMicros: 6_000_000,
+      accruingMicros: 0,
+    });
+  });
+
+  it('figures price the open runs by their time so far, at most their reservation', async () => {
+    await ledger.reserve('a', { micros: 1_500_000, pricePerHour: 1, at: NOON }, null);
+    expect((await ledger.figures(NOON + HOUR)).accruingMicros).toBe(1_000_000);
+    expect((await ledger.figures(NOON + 5 * HOUR)).accruingMicros).toBe(1_500_000);
+  });
+});

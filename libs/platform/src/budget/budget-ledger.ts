@@ -1,0 +1,133 @@
+import type Redis from 'ioredis';
+import { uptimeMicros, utcDay } from '@podwarden/policies';
+import type { RedisKeys } from '../redis/redis-keys';
+
+/** One open reservation: a wake's worst case, until the pod's run is settled. */
+export interface OpenReservation {
+  readonly micros: number;
+  readonly pricePerHour: number;
+  /** When it was reserved (epoch ms): the run's start when no uptime was observed. */
+  readonly at: number;
+}
+
+export interface LedgerFigures {
+  readonly spentMicros: number;
+  readonly reservedMicros: number;
+  /** The open runs priced by their time so far (what has likely billed already). */
+  readonly accruingMicros: number;
+}
+
+export type ReserveOutcome =
+  | { readonly kind: 'reserved'; readonly spentMicros: number; readonly reservedMicros: number }
+  | { readonly kind: 'refused'; readonly spentMicros: number; readonly reservedMicros: number };
+
+const DAY_KEY_TTL_SECONDS = 3 * 86_400;
+
+// Atomic across every replica: an older reservation of the same pod is settled
+// at its time so far, then spent + open + this one must stay within the budget.
+// KEYS: open-reservations hash, today's spent counter. ARGV: pod, micros,
+// budget micros (-1: no budget), reservation JSON, now, TTL.
+const RESERVE = `
+local old = redis.call('HGET', KEYS[1], ARGV[1])
+if old then
+  local r = cjson.decode(old)
+  local used = math.floor(r.pricePerHour * (tonumber(ARGV[5]) - r.at) * 1000000 / 3600000 + 0.5)
+  if used > r.micros then used = r.micros end
+  if used > 0 then redis.call('INCRBY', KEYS[2], used) end
+  redis.call('HDEL', KEYS[1], ARGV[1])
+end
+local spent = tonumber(redis.call('GET', KEYS[2]) or '0')
+local reserved = 0
+for _, v in ipairs(redis.call('HVALS', KEYS[1])) do reserved = reserved + cjson.decode(v).micros end
+local budget = tonumber(ARGV[3])
+if budget >= 0 and spent + reserved + tonumber(ARGV[2]) > budget then return {0, spent, reserved} end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+redis.call('INCRBY', KEYS[2], 0)
+redis.call('EXPIRE', KEYS[2], ARGV[6])
+return {1, spent, reserved}`;
+
+// KEYS: open-reservations hash, today's spent counter. ARGV: pod, settled micros. Idempotent.
+const SETTLE = `
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('INCRBY', KEYS[2], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 1`;
+
+/**
+ * The daily-budget ledger every replica shares in Redis: today's settled
+ * spend (a counter per UTC day) and one open reservation per pod name (the
+ * wake gate runs one wake per volume). Reading or writing it may throw: the
+ * caller decides what an unreadable ledger means (a wake refuses).
+ */
+export class BudgetLedger {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  async reserve(
+    podName: string,
+    reservation: OpenReservation,
+    budgetMicros: number | null,
+  ): Promise<ReserveOutcome> {
+    const answer = (await this.redis.eval(
+      RESERVE,
+      2,
+      this.keys.budgetOpen(),
+      this.keys.budgetSpent(utcDay(reservation.at)),
+      podName.toLowerCase(),
+      String(reservation.micros),
+      String(budgetMicros ?? -1),
+      JSON.stringify(reservation),
+      String(reservation.at),
+      String(DAY_KEY_TTL_SECONDS),
+    )) as [number, number, number];
+    const [ok, spentMicros, reservedMicros] = answer.map(Number);
+    return { kind: ok === 1 ? 'reserved' : 'refused', spentMicros, reservedMicros };
+  }
+
+  /**
+   * Ends a pod's run: its reservation becomes price × observed uptime (from
+   * `upSince`, or from the reservation when no uptime was observed). Returns
+   * the settled micro-dollars, or null when nothing was open.
+   */
+  async settle(podName: string, upSince: number | null, now: number): Promise<number | null> {
+    const open = await this.open();
+    const reservation = open.get(podName.toLowerCase());
+    if (reservation === undefined) return null;
+    const from = upSince !== null && upSince >= reservation.at ? upSince : reservation.at;
+    const micros = uptimeMicros(reservation.pricePerHour, from, now);
+    const settled = await this.redis.eval(
+      SETTLE,
+      2,
+      this.keys.budgetOpen(),
+      this.keys.budgetSpent(utcDay(now)),
+      podName.toLowerCase(),
+      String(micros),
+      String(DAY_KEY_TTL_SECONDS),
+    );
+    return Number(settled) === 1 ? micros : null;
+  }
+
+  async figures(now: number): Promise<LedgerFigures> {
+    const [spent, open] = await Promise.all([
+      this.redis.get(this.keys.budgetSpent(utcDay(now))),
+      this.open(),
+    ]);
+    let reservedMicros = 0;
+    let accruingMicros = 0;
+    for (const reservation of open.values()) {
+      reservedMicros += reservation.micros;
+      accruingMicros += Math.min(
+        reservation.micros,
+        uptimeMicros(reservation.pricePerHour, reservation.at, now),
+      );
+    }
+    return { spentMicros: Number(spent ?? 0), reservedMicros, accruingMicros };
+  }
+
+  private async open(): Promise<Map<string, OpenReservation>> {
+    const raw = await this.redis.hgetall(this.keys.budgetOpen());
+    return new Map(Object.entries(raw).map(([pod, json]) => [pod, JSON.parse(json) as OpenReservation]));
+  }
+}

@@ -1,0 +1,44 @@
+import type { VolumeLookup } from '../domain/pod';
+import type { PodSignalOf } from './pod-signal';
+
+/** Per pod id: when it was first seen starting without a runtime (epoch ms). */
+export type NeverRanClocks = Readonly<Record<string, number>>;
+
+/**
+ * Each pod's own "never obtained a runtime" clock. The volume's phase machine
+ * follows the volume's best signal, so a pod stuck without a GPU runtime
+ * beside a serving sibling would never run out its boot grace there: this
+ * clock is per pod. Booting (provisioning, or RUNNING without a runtime)
+ * starts or keeps it; any other positive reading drops it; Unknown keeps it
+ * (no evidence). An unreadable list keeps every clock; a pod no longer on
+ * the volume loses its own.
+ */
+export function nextNeverRanClocks(
+  previous: NeverRanClocks,
+  lookup: VolumeLookup,
+  perPod: readonly PodSignalOf[],
+  now: number,
+): NeverRanClocks {
+  if (lookup.kind === 'unreadable') return previous;
+  if (lookup.kind === 'not-found') return {};
+  const signals = new Map(perPod.map((pod) => [pod.podId, pod.signal]));
+  const next: Record<string, number> = {};
+  for (const podId of lookup.podIds) {
+    const signal = signals.get(podId) ?? 'Unknown';
+    const since = previous[podId];
+    if (signal === 'Booting') next[podId] = since ?? now;
+    else if (signal === 'Unknown' && since !== undefined) next[podId] = since;
+  }
+  return next;
+}
+
+/**
+ * The pods that have gone without a runtime for the whole boot grace: stopped
+ * whatever protects them (a busy sibling, a keep-alive). A grace of 0 disables it.
+ */
+export function neverRanDue(clocks: NeverRanClocks, bootGraceMs: number, now: number): string[] {
+  if (bootGraceMs <= 0) return [];
+  return Object.entries(clocks)
+    .filter(([, since]) => now - since >= bootGraceMs)
+    .map(([podId]) => podId);
+}

@@ -1,0 +1,89 @@
+import { Stack, VOLUME_ID } from '../support/stack';
+import { resetSim, simWrites } from '../support/sim-admin';
+import { writePodsConfig } from '../idle/support/idle-harness';
+
+/**
+ * The daily budget is a reservation made atomically in the ledger every
+ * replica shares, before any start or create. Two pods on two volumes, two
+ * waker replicas, both woken at once: each create would reserve the
+ * eligible card's 0.49 USD/h × the 60-minute cap = 0.49 USD, and the budget
+ * (0.75 USD) holds only one. Exactly one create reaches RunPod; the other
+ * wake is refused with 409, lastWake Refused, the reason naming spent,
+ * reserved and budget.
+ */
+jest.setTimeout(180_000);
+
+const SECOND_VOLUME = 'vol-budget-two';
+
+interface LastWake {
+  readonly outcome: string;
+  readonly reason: string | null;
+}
+
+interface SpendToday {
+  readonly estimate: boolean;
+  readonly basis: string;
+  readonly spentUsd: number;
+  readonly reservedUsd: number;
+  readonly budgetUsd: number | null;
+}
+
+describe('the daily budget', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    const podsConfig = writePodsConfig([
+      { name: 'qwen', volumeId: VOLUME_ID },
+      { name: 'second', volumeId: SECOND_VOLUME },
+    ]);
+    stack = await Stack.start({
+      name: 'guard-budget',
+      wakers: 2,
+      env: { PODS_CONFIG: podsConfig, DAILY_BUDGET_USD: '0.75', MAX_RUNTIME_MINUTES: '60' },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('two wakes on two volumes through two wakers racing for the last dollars never exceed it', async () => {
+    await resetSim(stack, {
+      volumes: [
+        { id: VOLUME_ID, dataCenterId: 'EU-RO-1' },
+        { id: SECOND_VOLUME, dataCenterId: 'EU-RO-1' },
+      ],
+    });
+    const [first, second] = await Promise.all(
+      ['qwen', 'second'].map((name) =>
+        stack.api<{ outcome: string; detail?: string }>('POST', `/api/pods/${name}/start`, {
+          token: 'operator',
+        }),
+      ),
+    );
+
+    const statuses = [first.status, second.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const creates = (await simWrites(stack)).filter((w) => w === 'POST /pods');
+    expect(creates).toHaveLength(1);
+
+    const refusedName = first.status === 409 ? 'qwen' : 'second';
+    const refused = first.status === 409 ? first : second;
+    expect(refused.body.outcome).toBe('Failed');
+    const status = await stack.api<{ lastWake: LastWake; spendToday: SpendToday }>(
+      'GET',
+      `/api/pods/${refusedName}`,
+    );
+    expect(status.body.lastWake.outcome).toBe('Refused');
+    expect(status.body.lastWake.reason).toMatch(
+      /^daily budget exceeded: spent 0\.00 USD \+ reserved 0\.49 USD \+ this wake's 0\.49 USD .* would exceed DAILY_BUDGET_USD 0\.75 USD/,
+    );
+    expect(status.body.spendToday).toMatchObject({
+      estimate: true,
+      spentUsd: 0,
+      reservedUsd: 0.49,
+      budgetUsd: 0.75,
+    });
+    expect(status.body.spendToday.basis).toContain('not RunPod');
+  });
+});
