@@ -2,6 +2,7 @@ import type { FactoryProvider } from '@nestjs/common';
 import type { PodwardenConfig } from '@podwarden/policies';
 import {
   ActionLog,
+  BillableIntents,
   BudgetLedger,
   CONFIG,
   LOGGER,
@@ -34,12 +35,14 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     gate: WakeGate,
     status: StatusPublisher,
     events: PodEventPublisher,
+    intents: BillableIntents,
     ledger: BudgetLedger,
   ) =>
     new WakeJobRunner({
       config,
       client,
       actions,
+      intents,
       history,
       progress,
       gate,
@@ -63,6 +66,7 @@ export const wakeJobRunnerProvider: FactoryProvider<WakeJobRunner> = {
     WakeGate,
     StatusPublisher,
     PodEventPublisher,
+    BillableIntents,
     BudgetLedger,
   ],
 };

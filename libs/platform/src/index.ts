@@ -9,6 +9,7 @@ export * from './records/action-record';
 export * from './records/durable-stream';
 export * from './records/action-log';
 export * from './records/record-billable';
+export * from './records/billable-intents';
 export * from './records/wake-record';
 export * from './records/wake-history';
 export * from './wake/wake-report';

@@ -135,13 +135,14 @@ describe('GET /api/pods/{name}/history', () => {
     expect((await gw.request('GET', '/api/pods/llama/history')).status).toBe(404);
   });
 
-  it('an empty history is two empty lists', async () => {
+  it('an empty history is three empty lists', async () => {
     const other = await startGateway('history-empty');
     try {
       expect((await other.request('GET', '/api/pods/qwen/history')).body).toEqual({
         name: 'qwen',
         actions: [],
         wakes: [],
+        inDoubt: [],
       });
     } finally {
       await other.close();

@@ -57,6 +57,43 @@ export class WakeAttemptDto extends PodPlacementDto implements WakeAttemptView {
   readonly lastProviderStatus!: number | null;
 }
 
+/** A billable call sent without a recorded outcome yet (the write-ahead log): it may have placed or started a pod. */
+export class InDoubtDto {
+  @ApiProperty({ format: 'date-time', description: 'when the intent was written, before the call' })
+  readonly at!: string;
+
+  @ApiProperty({ enum: ['Start', 'Create', 'Terminate', 'Stop'] })
+  readonly action!: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly podId!: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  readonly gpuId!: string | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  readonly pricePerHour!: number | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "a create's requested pod name" })
+  readonly requestName!: string | null;
+
+  @ApiProperty()
+  readonly attemptId!: string;
+
+  @ApiProperty({ type: 'integer', nullable: true, description: 'the wake gate fencing token of the run' })
+  readonly fenceToken!: number | null;
+
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'the ambiguous answer (0 timeout/reset, 5xx); null when no answer came (the waker died)',
+  })
+  readonly answeredStatus!: number | null;
+
+  @ApiProperty({ type: String, description: 'what this means for billing' })
+  readonly detail!: string;
+}
+
 /** GET …/history: the two durable records side by side, newest first. */
 export class HistoryDto {
   @ApiProperty()
@@ -67,4 +104,11 @@ export class HistoryDto {
 
   @ApiProperty({ type: () => [WakeAttemptDto] })
   readonly wakes!: readonly WakeAttemptDto[];
+
+  @ApiProperty({
+    type: () => [InDoubtDto],
+    description:
+      'billable calls in doubt (intent without outcome), oldest first; the next wake reconciles them',
+  })
+  readonly inDoubt!: readonly InDoubtDto[];
 }

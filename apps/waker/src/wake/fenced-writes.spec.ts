@@ -18,7 +18,8 @@ describe('fenced billable calls', () => {
 
     const createAt = runpod.events.indexOf(`create ${L40S}`);
     expect(runpod.events[createAt - 1]).toBe('fence held');
-    expect(fence.checks).toBe(1);
+    // Once before the intent is written, once right before the call itself.
+    expect(fence.checks).toBe(2);
   });
 
   it.each([

@@ -1,5 +1,11 @@
 import type { PodwardenConfig } from '@podwarden/policies';
-import type { ActionLog, AppLogger, BudgetLedger, StatusPublisher } from '@podwarden/platform';
+import type {
+  ActionLog,
+  AppLogger,
+  BillableIntents,
+  BudgetLedger,
+  StatusPublisher,
+} from '@podwarden/platform';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import type { Sleep } from './sleeper';
 
@@ -14,6 +20,8 @@ export interface WakeDependencies {
   readonly config: PodwardenConfig;
   readonly client: WakeControlPlane;
   readonly actions: Pick<ActionLog, 'record'>;
+  /** The write-ahead billable log: an intent before every billable call, closed by its outcome. */
+  readonly intents: Pick<BillableIntents, 'begin' | 'inDoubt' | 'settle' | 'open'>;
   readonly logger: AppLogger;
   readonly sleep: Sleep;
   readonly now: () => Date;

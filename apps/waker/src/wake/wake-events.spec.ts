@@ -15,6 +15,7 @@ import {
 import { WakeJobRunner } from './wake-job-runner';
 import { fixedClock } from './testing/fixed-clock';
 import { InstantSleep } from './testing/instant-sleep';
+import { MemoryIntents } from './testing/memory-intents';
 import { RecordingActionLog } from './testing/recording-action-log';
 import { RecordingWakeHistory } from './testing/recording-wake-history';
 import { TEST_POD_NAME, testConfig } from './testing/test-config';
@@ -41,6 +42,7 @@ describe('WakeAttempt: what a wake announces on the event stream', () => {
       config: testConfig(),
       client: runpod,
       actions: new RecordingActionLog(),
+      intents: new MemoryIntents(),
       logger: logs.logger,
       sleep: new InstantSleep().sleep,
       now: fixedClock(),

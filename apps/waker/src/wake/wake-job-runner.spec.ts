@@ -30,6 +30,7 @@ import { WakeJobRunner } from './wake-job-runner';
 import { deferred } from './testing/deferred';
 import { FIXED_NOW, fixedClock } from './testing/fixed-clock';
 import { L40S, RANKED_CATALOG } from './testing/gpu-catalogs';
+import { MemoryIntents } from './testing/memory-intents';
 import { InstantSleep } from './testing/instant-sleep';
 import { RecordingActionLog } from './testing/recording-action-log';
 import { RecordingWakeHistory } from './testing/recording-wake-history';
@@ -96,6 +97,7 @@ function replica(
     config,
     client: runpod,
     actions,
+    intents: new MemoryIntents(),
     logger: logs.logger,
     sleep: new InstantSleep().sleep,
     now: fixedClock(),

@@ -61,6 +61,15 @@ export function stillStarting(
   };
 }
 
+/** A create may have placed a pod and the volume has not settled yet: post nothing, poll again. */
+export function stillInDoubt(count: number, diagnostics: WakeDiagnostics): WakeResult {
+  return nothingReached(
+    'Waiting',
+    `${count} create(s) in doubt may have placed a pod; the volume has not settled, so no create was posted; poll again`,
+    diagnostics,
+  );
+}
+
 /** The pod this wake created will not serve (not what was asked, failed, or not running in time). */
 export function createdPodEnded(
   podId: string,

@@ -2,6 +2,7 @@ import type { PodConfig, PodObservation, PodwardenConfig } from '@podwarden/poli
 import {
   recordBillable,
   type AppLogger,
+  type BillableIntent,
   type PublishTicket,
   type RecordBillableOptions,
 } from '@podwarden/platform';
@@ -10,6 +11,7 @@ import { AbortableControlPlane, type BillableFence } from './abortable-control-p
 import type { WakeDependencies } from './wake-dependencies';
 import type { WakeProgressReporter } from './wake-progress-reporter';
 import { WakeRunState } from './wake-run-state';
+import { WriteAhead, type IntentDraft } from './write-ahead';
 
 /** The fenced gate as a run sees it: checked before every billable call, aborting the run when lost. */
 export interface WakeRunFence extends BillableFence {
@@ -21,7 +23,12 @@ export interface WakeRunFence extends BillableFence {
 export type WakeBillableCall = Omit<
   RecordBillableOptions,
   'logger' | 'actions' | 'at' | 'podName' | 'trigger'
->;
+> & {
+  /** The write-ahead intent this outcome closes. */
+  readonly intent?: BillableIntent;
+  /** An ambiguous answer (may have placed a pod): the intent stays open, in doubt, with this status. */
+  readonly inDoubtStatus?: number | null;
+};
 
 /**
  * Everything one wake's steps share: the pod, the control plane bound to the
@@ -31,6 +38,7 @@ export type WakeBillableCall = Omit<
 export class WakeRunContext {
   readonly state = new WakeRunState();
   readonly runpod: AbortableControlPlane;
+  readonly writeAhead: WriteAhead;
   /** The job's signal, joined with the fence's: a stopped or fenced-out run stops waiting at once. */
   private readonly signal?: AbortSignal;
 
@@ -40,7 +48,9 @@ export class WakeRunContext {
     readonly progress: WakeProgressReporter,
     jobSignal?: AbortSignal,
     readonly fence?: WakeRunFence,
+    readonly attemptId: string = 'unknown',
   ) {
+    this.writeAhead = new WriteAhead(deps, pod.name, attemptId, fence?.token ?? null);
     const signals = [jobSignal, fence?.signal].filter((s): s is AbortSignal => s !== undefined);
     this.signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     this.runpod = new AbortableControlPlane(deps.client, this.signal, fence, jobSignal);
@@ -79,15 +89,32 @@ export class WakeRunContext {
     await this.deps.status?.publish(this.pod.name, ticket, { kind: 'found', pods });
   }
 
-  billable(call: WakeBillableCall): Promise<void> {
-    return recordBillable({
+  get intents(): WakeDependencies['intents'] {
+    return this.deps.intents;
+  }
+
+  /**
+   * The one way a step sends a billable call: the fence is checked, the intent
+   * written durably, then the call made; the step records the outcome with
+   * `billable({ …, intent })`, which closes the intent.
+   */
+  async send<T>(draft: IntentDraft, call: () => Promise<T>): Promise<{ result: T; intent: BillableIntent }> {
+    await this.runpod.assertMayWrite();
+    const intent = await this.writeAhead.open(draft);
+    return { result: await call(), intent };
+  }
+
+  async billable(call: WakeBillableCall): Promise<void> {
+    const { intent, inDoubtStatus = null, ...record } = call;
+    await recordBillable({
       logger: this.deps.logger,
       actions: this.deps.actions,
       at: this.deps.now().toISOString(),
       podName: this.pod.name,
       trigger: 'wake',
-      ...call,
+      ...record,
     });
+    if (intent) await this.writeAhead.close(intent, inDoubtStatus);
   }
 
   /** A start or terminate of a pod already on the volume: the wake does not know its GPU or price. */
@@ -96,8 +123,19 @@ export class WakeRunContext {
     podId: string,
     result: PodActionResult,
     message: string,
+    intent?: BillableIntent,
   ): Promise<void> {
     const { httpStatus, ok, detail } = result;
-    return this.billable({ action, podId, gpuId: null, pricePerHour: null, httpStatus, ok, detail, message });
+    return this.billable({
+      action,
+      podId,
+      gpuId: null,
+      pricePerHour: null,
+      httpStatus,
+      ok,
+      detail,
+      message,
+      intent,
+    });
   }
 }

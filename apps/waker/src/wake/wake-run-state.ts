@@ -35,6 +35,15 @@ export class WakeRunState {
     for (const pod of list.pods) this.listed.set(pod.id, pod);
   }
 
+  /** The pod last listed under this name (a create's requested name), if any. */
+  listedByName(name: string): ListedPod | undefined {
+    return [...this.listed.values()].find((pod) => pod.name === name);
+  }
+
+  listedPod(podId: string): ListedPod | undefined {
+    return this.listed.get(podId);
+  }
+
   /** The volumes a pod mounted when last listed; none when the wake never saw it listed. */
   volumesOf(podId: string): readonly string[] {
     return this.listed.get(podId)?.volumeIds ?? [];

@@ -3,6 +3,7 @@ import { awaitNewPod } from './steps/await-new-pod';
 import { chooseGpuCandidates } from './steps/choose-gpu-candidates';
 import { driveExistingPods } from './steps/drive-existing-pods';
 import { readVolume } from './steps/read-volume';
+import { reconcileIntents } from './steps/reconcile-intents';
 import { reserveBudget } from './steps/reserve-budget';
 import { terminateStalePods } from './steps/terminate-stale-pods';
 import { walkCreateAttempts } from './steps/walk-create-attempts';
@@ -47,6 +48,7 @@ export class WakeRun {
         `volume lookup unreadable (${lookup.reason}); nothing was started or created`,
       );
     }
+    await reconcileIntents(ctx);
     if (lookup.kind === 'not-found') return this.replace([]);
     const driven = await driveExistingPods(ctx, lookup.podIds);
     switch (driven.kind) {

@@ -10,6 +10,7 @@ import { ActionLog } from '../records/action-log';
 import { WakeHistory } from '../records/wake-history';
 import { WakeProgressStore } from '../wake/wake-progress';
 import { WakeGate } from '../wake/wake-gate';
+import { BillableIntents } from '../records/billable-intents';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
 import { ProxyActivityStore } from '../proxy/proxy-activity-store';
@@ -108,6 +109,11 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS],
       },
       {
+        provide: BillableIntents,
+        useFactory: (redis: Redis, keys: RedisKeys) => new BillableIntents(redis, keys),
+        inject: [REDIS, REDIS_KEYS],
+      },
+      {
         provide: WakeGate,
         useFactory: (redis: Redis, keys: RedisKeys, config: PodwardenConfig) =>
           new WakeGate(redis, keys, config.tuning.keepCompletedJobsSeconds),
@@ -173,6 +179,7 @@ export class PlatformModule {
         WakeHistory,
         WakeProgressStore,
         WakeGate,
+        BillableIntents,
         IdleStateStore,
         KeepAliveStore,
         BudgetLedger,

@@ -36,6 +36,8 @@ export const DEFAULTS = {
   WAKE_MAX_POLLS: 30,
   WAKE_POLL_INTERVAL_MS: 10000,
   WAKE_MAX_RETRY_AFTER_SECONDS: 30,
+  // RunPod's list has been seen lagging a create by seconds; a create can land well after a client timeout.
+  WAKE_CREATE_SETTLE_SECONDS: 60,
   WAKE_REQUEST_WAIT_SECONDS: 25,
   WAKE_JOB_LOCK_MS: 30000,
   PODS_CONFIG: null,

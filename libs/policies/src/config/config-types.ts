@@ -67,6 +67,8 @@ export interface PodwardenConfig {
     maxPolls: number;
     pollIntervalMs: number;
     maxRetryAfterSeconds: number;
+    /** How long a create in doubt blocks the next create on the volume while the volume is re-read. */
+    createSettleSeconds: number;
     requestWaitSeconds: number;
     /** BullMQ job lock and the wake gate's lease: how soon a crashed waker's wake is re-delivered. */
     jobLockMs: number;

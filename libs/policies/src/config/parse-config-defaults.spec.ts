@@ -40,6 +40,7 @@ describe('parseConfig defaults', () => {
     ['WAKE_MAX_POLLS', (c) => c.wake.maxPolls, 30],
     ['WAKE_POLL_INTERVAL_MS', (c) => c.wake.pollIntervalMs, 10000],
     ['WAKE_MAX_RETRY_AFTER_SECONDS', (c) => c.wake.maxRetryAfterSeconds, 30],
+    ['WAKE_CREATE_SETTLE_SECONDS', (c) => c.wake.createSettleSeconds, 60],
     ['WAKE_REQUEST_WAIT_SECONDS', (c) => c.wake.requestWaitSeconds, 25],
     ['WAKE_JOB_LOCK_MS', (c) => c.wake.jobLockMs, 30000],
     ['PODS_CONFIG unset ⇒ the single environment pod', (c) => c.pods.length, 1],

@@ -135,6 +135,13 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
         DEFAULTS.WAKE_MAX_RETRY_AFTER_SECONDS,
         warnings,
       ),
+      createSettleSeconds: readGuard(
+        env,
+        'WAKE_CREATE_SETTLE_SECONDS',
+        GUARD_RULES.timerSeconds,
+        DEFAULTS.WAKE_CREATE_SETTLE_SECONDS,
+        warnings,
+      ),
       requestWaitSeconds: readGuard(
         env,
         'WAKE_REQUEST_WAIT_SECONDS',

@@ -26,7 +26,7 @@ describe(rereadBeforeRetry.name, () => {
 
     expect(runpod.calls).toEqual(['list', 'catalog', `create ${L40S}`, 'list']);
     expect(result.outcome).toBe('Failed');
-    expect(result.message).toBe('volume lookup unreadable before a create retry (http 500); not re-posting');
+    expect(result.message).toBe('volume lookup unreadable (http 500) before a create; not posting');
   });
 
   it('503, then the re-read finds a pod that is not stale: it is adopted (no second POST, Create recorded as adopted) and polled to Running', async () => {

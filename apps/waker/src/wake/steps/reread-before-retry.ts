@@ -1,7 +1,7 @@
 import type { GpuCandidate } from '@podwarden/policies';
 import type { WakeRunContext } from '../wake-run-context';
 import type { Placement } from './placement';
-import { readVolume } from './read-volume';
+import { settleCreatesInDoubt } from './settle-creates-in-doubt';
 
 export type RetryCheck = { readonly kind: 'repost' } | Placement;
 
@@ -24,26 +24,6 @@ export async function rereadBeforeRetry(
     `RunPod asked to retry; waiting ${waitSeconds}s before re-reading the volume`,
   );
   await ctx.pause(waitSeconds * 1000);
-  const reread = await readVolume(ctx);
-  if (reread.kind === 'unreadable') {
-    return {
-      kind: 'ended',
-      result: ctx.state.declined(
-        `volume lookup unreadable before a create retry (${reread.reason}); not re-posting`,
-      ),
-    };
-  }
-  const adopted = reread.kind === 'found' ? reread.podIds.find((id) => !stalePodIds.includes(id)) : undefined;
-  if (adopted === undefined) return { kind: 'repost' };
-  await ctx.billable({
-    action: 'Create',
-    podId: adopted,
-    gpuId: candidate.gpuId,
-    pricePerHour: candidate.pricePerHour,
-    httpStatus: ctx.state.lastProviderStatus ?? 0,
-    ok: true,
-    detail: 'adopted after a transient create failure',
-    message: `adopting pod ${adopted} that a failed-looking create placed on the volume`,
-  });
-  return { kind: 'placed', podId: adopted, candidate };
+  const settled = await settleCreatesInDoubt(ctx, candidate, stalePodIds);
+  return settled.kind === 'clear' ? { kind: 'repost' } : settled;
 }

@@ -14,8 +14,11 @@ export async function tearDownCreatedPod(
   why: string,
 ): Promise<string> {
   await ctx.progress.report('terminate', `terminating pod ${podId} this wake created: ${why}`);
-  const result = await ctx.runpod.terminatePod(podId);
+  const { gpuId, pricePerHour } = candidate;
+  const draft = { action: 'Terminate', podId, gpuId, pricePerHour, requestName: null } as const;
+  const { result, intent } = await ctx.send(draft, () => ctx.runpod.terminatePod(podId));
   await ctx.billable({
+    intent,
     action: 'Terminate',
     podId,
     gpuId: candidate.gpuId,

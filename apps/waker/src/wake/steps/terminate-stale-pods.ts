@@ -40,7 +40,14 @@ export async function terminateStalePods(
 }
 
 async function terminate(ctx: WakeRunContext, staleId: string): Promise<void> {
-  const result = await ctx.runpod.terminatePod(staleId);
+  const draft = {
+    action: 'Terminate',
+    podId: staleId,
+    gpuId: null,
+    pricePerHour: null,
+    requestName: null,
+  } as const;
+  const { result, intent } = await ctx.send(draft, () => ctx.runpod.terminatePod(staleId));
   await ctx.podAction(
     'Terminate',
     staleId,
@@ -48,6 +55,7 @@ async function terminate(ctx: WakeRunContext, staleId: string): Promise<void> {
     result.ok
       ? `terminated stale pod ${staleId}`
       : `terminate of stale pod ${staleId} refused (HTTP ${result.httpStatus}); kept`,
+    intent,
   );
 }
 

@@ -11,6 +11,7 @@ import { providerFailed } from '../wake-result';
 import { createdPodName } from './created-pod-name';
 import type { Placement } from './placement';
 import { rereadBeforeRetry } from './reread-before-retry';
+import { createsInDoubt, settleCreatesInDoubt } from './settle-creates-in-doubt';
 
 /**
  * Posts creates down the ranked candidates as the create-walk policy says:
@@ -34,6 +35,10 @@ export async function walkCreateAttempts(
     if (step.retry) {
       const check = await rereadBeforeRetry(ctx, candidate, stalePodIds, retryAfterSeconds);
       if (check.kind !== 'repost') return check;
+    } else if ((await createsInDoubt(ctx)).length > 0) {
+      // An earlier run's create may still land: the volume settles before this one posts.
+      const settled = await settleCreatesInDoubt(ctx, candidate, stalePodIds);
+      if (settled.kind !== 'clear') return settled;
     }
     const answer = await postCreate(ctx, candidate);
     retryAfterSeconds = answer.retryAfterSeconds;
@@ -44,16 +49,23 @@ export async function walkCreateAttempts(
 async function postCreate(ctx: WakeRunContext, candidate: GpuCandidate): Promise<CreatePodResult> {
   const { gpuId, pricePerHour } = candidate;
   await ctx.progress.report('create', `creating a pod on ${gpuId} at ${pricePerHour} USD/h`);
-  const answer = await ctx.runpod.createPod({
-    name: createdPodName(ctx.config, ctx.pod, ctx.now()),
-    templateId: ctx.pod.templateId,
-    dataCenterId: ctx.pod.datacenterId,
-    gpuId,
-    volumeId: ctx.pod.volumeId,
-  });
+  const name = createdPodName(ctx.config, ctx.pod, ctx.now());
+  const draft = { action: 'Create', podId: null, gpuId, pricePerHour, requestName: name } as const;
+  const { result: answer, intent } = await ctx.send(draft, () =>
+    ctx.runpod.createPod({
+      name,
+      templateId: ctx.pod.templateId,
+      dataCenterId: ctx.pod.datacenterId,
+      gpuId,
+      volumeId: ctx.pod.volumeId,
+    }),
+  );
   ctx.state.noteCreate(answer.httpStatus);
   const accepted = answer.httpStatus >= 200 && answer.httpStatus < 300;
+  const inDoubt = createInDoubt(answer.httpStatus, answer.podId);
   await ctx.billable({
+    intent,
+    inDoubtStatus: inDoubt ? answer.httpStatus : null,
     action: 'Create',
     podId: answer.podId,
     gpuId,
@@ -64,12 +76,17 @@ async function postCreate(ctx: WakeRunContext, candidate: GpuCandidate): Promise
     // Accepted without an id: a pod may be billing that we cannot name.
     doubtful: accepted && !answer.podId,
     message: !accepted
-      ? `create on ${gpuId} returned ${answer.httpStatus}`
+      ? `create on ${gpuId} returned ${answer.httpStatus}${inDoubt ? '; it may have placed a pod (in doubt)' : ''}`
       : answer.podId
         ? `created pod ${answer.podId} on ${gpuId} at ${pricePerHour} USD/h`
         : `create on ${gpuId} returned ${answer.httpStatus} without a pod id`,
   });
   return answer;
+}
+
+/** A timeout, a reset, a 5xx, or a 2xx without an id: the create may have placed a pod we cannot name. */
+function createInDoubt(httpStatus: number, podId: string | null): boolean {
+  return httpStatus === 0 || httpStatus >= 500 || (httpStatus < 300 && !podId);
 }
 
 function walkEndingMessage(step: CreateWalkEnded): string {

@@ -22,6 +22,8 @@ export const TEST_ENVIRONMENT: Readonly<Record<string, string>> = {
   WAKE_MAX_POLLS: String(TEST_MAX_POLLS),
   WAKE_POLL_INTERVAL_MS: String(TEST_POLL_INTERVAL_MS),
   WAKE_MAX_RETRY_AFTER_SECONDS: String(TEST_MAX_RETRY_AFTER_SECONDS),
+  // Zero: a create in doubt is dropped at the first re-read, so the retry scenarios re-post at once.
+  WAKE_CREATE_SETTLE_SECONDS: '0',
   POD_NAME_PREFIX: 'podwarden-',
 };
 

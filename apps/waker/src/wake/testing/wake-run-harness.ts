@@ -5,6 +5,7 @@ import type { WakeResult } from '../wake-result';
 import { WakeRunContext, type WakeRunFence } from '../wake-run-context';
 import { fixedClock } from './fixed-clock';
 import { InstantSleep } from './instant-sleep';
+import { MemoryIntents } from './memory-intents';
 import { RecordingActionLog } from './recording-action-log';
 import { RecordingProgressReporter } from './recording-progress-reporter';
 import { testConfig, testPod } from './test-config';
@@ -17,6 +18,7 @@ export interface WakeRunHarness {
   readonly progress: RecordingProgressReporter;
   readonly sleeper: InstantSleep;
   readonly logs: CapturedLogs;
+  readonly intents: MemoryIntents;
   run(signal?: AbortSignal, fence?: WakeRunFence): Promise<WakeResult>;
   /** A fresh run's context on the same fakes, to drive one step directly. */
   context(signal?: AbortSignal, fence?: WakeRunFence): WakeRunContext;
@@ -25,7 +27,11 @@ export interface WakeRunHarness {
 /** One WakeRun wired to the scripted fake RunPod and recording fakes; every delay is instant. */
 export function wakeRunHarness(
   runpod: FakeRunPod,
-  options: { env?: Readonly<Record<string, string | undefined>>; pod?: Partial<PodConfig> } = {},
+  options: {
+    env?: Readonly<Record<string, string | undefined>>;
+    pod?: Partial<PodConfig>;
+    intents?: MemoryIntents;
+  } = {},
 ): WakeRunHarness {
   const config = testConfig(options.env);
   const pod = testPod(config, options.pod);
@@ -33,10 +39,12 @@ export function wakeRunHarness(
   const progress = new RecordingProgressReporter();
   const sleeper = new InstantSleep(runpod);
   const logs = captureLogs();
+  const intents = options.intents ?? new MemoryIntents();
   const deps = {
     config,
     client: runpod,
     actions,
+    intents,
     logger: logs.logger,
     sleep: sleeper.sleep,
     now: fixedClock(),
@@ -49,6 +57,7 @@ export function wakeRunHarness(
     progress,
     sleeper,
     logs,
+    intents,
     run: (signal, fence) => new WakeRun(deps, pod, progress, signal, fence).run(),
     context: (signal, fence) => new WakeRunContext(deps, pod, progress, signal, fence),
   };

@@ -1,0 +1,63 @@
+import type Redis from 'ioredis';
+import type { RedisKeys } from '../redis/redis-keys';
+import type { BillableAction } from './action-record';
+
+/**
+ * A billable call about to be sent, written durably before it goes out (the
+ * write-ahead billable log). Its outcome removes it; an intent still here is
+ * "in doubt": the waker died during the call, or the answer was lost or
+ * ambiguous (a timeout, a reset, a 5xx) and may have placed a pod.
+ */
+export interface BillableIntent {
+  readonly id: string;
+  readonly at: string;
+  readonly podName: string;
+  readonly action: BillableAction;
+  /** The pod acted on (start, terminate); null for a create. */
+  readonly podId: string | null;
+  readonly gpuId: string | null;
+  readonly pricePerHour: number | null;
+  /** A create's requested pod name: how a pod it placed is recognised in the list. */
+  readonly requestName: string | null;
+  readonly attemptId: string;
+  readonly fenceToken: number | null;
+  /** Set when the call was answered ambiguously; null while the call is (or was, when a waker died) in flight. */
+  readonly answeredStatus: number | null;
+}
+
+/** The write-ahead log of billable calls per pod name: a Redis hash of intents without an outcome. */
+export class BillableIntents {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /** Throws when Redis does not take it: a call whose intent is not durable is not sent. */
+  async begin(intent: BillableIntent): Promise<void> {
+    await this.redis.hset(this.keys.billableIntents(intent.podName), intent.id, JSON.stringify(intent));
+  }
+
+  /** The call answered ambiguously: the intent stays open, with the answer it got. */
+  async inDoubt(intent: BillableIntent, answeredStatus: number): Promise<void> {
+    await this.begin({ ...intent, answeredStatus });
+  }
+
+  /** The outcome is known and recorded in the action log: the intent is closed. */
+  async settle(podName: string, intentId: string): Promise<void> {
+    await this.redis.hdel(this.keys.billableIntents(podName), intentId);
+  }
+
+  /** Every open intent of the pod, oldest first; an entry that does not parse is skipped. */
+  async open(podName: string): Promise<BillableIntent[]> {
+    const raw = await this.redis.hgetall(this.keys.billableIntents(podName));
+    const intents: BillableIntent[] = [];
+    for (const value of Object.values(raw)) {
+      try {
+        intents.push(JSON.parse(value) as BillableIntent);
+      } catch {
+        // Written only by us as JSON; a torn entry cannot be reconciled, so it is not shown as one.
+      }
+    }
+    return intents.sort((a, b) => a.at.localeCompare(b.at));
+  }
+}
