@@ -11,6 +11,9 @@ module.exports = {
     {
       displayName: 'unit',
       testEnvironment: 'node',
+      // Many unit specs talk to a real Redis or a local server: on a loaded
+      // 2-core machine the 5 s default has timed out a passing spec.
+      testTimeout: 30000,
       rootDir: __dirname,
       roots: ['<rootDir>/apps', '<rootDir>/libs'],
       testMatch: ['**/*.spec.ts'],
