@@ -1,4 +1,11 @@
-import { Global, Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
@@ -24,6 +31,15 @@ import { PodEventReader } from '../events/pod-event-reader';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
 import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
 import type { AppStart } from './start-app';
+
+/** A Redis store that needs only the connection and the key namespace. */
+function keyedStore<T>(store: new (redis: Redis, keys: RedisKeys) => T): Provider {
+  return {
+    provide: store,
+    useFactory: (redis: Redis, keys: RedisKeys) => new store(redis, keys),
+    inject: [REDIS, REDIS_KEYS],
+  };
+}
 
 class PlatformLifecycle implements OnApplicationShutdown {
   constructor(
@@ -66,22 +82,14 @@ export class PlatformModule {
           createRunPodClient(config, logger, metrics.observeRunPod),
         inject: [CONFIG, LOGGER, PodwardenMetrics],
       },
-      {
-        provide: StatusSnapshotStore,
-        useFactory: (redis: Redis, keys: RedisKeys) => new StatusSnapshotStore(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
-      },
+      keyedStore(StatusSnapshotStore),
       {
         provide: StatusPublisher,
         useFactory: (store: StatusSnapshotStore, logger: AppLogger, config: PodwardenConfig) =>
           new StatusPublisher(store, logger, config.tuning.redisWriteTimeoutMs),
         inject: [StatusSnapshotStore, LOGGER, CONFIG],
       },
-      {
-        provide: ReadyTimes,
-        useFactory: (redis: Redis, keys: RedisKeys) => new ReadyTimes(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
-      },
+      keyedStore(ReadyTimes),
       {
         // Every billable call is recorded here, in every app: so every write also invalidates the status snapshot.
         provide: ActionLog,
@@ -103,53 +111,25 @@ export class PlatformModule {
           new WakeHistory(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
         inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
       },
-      {
-        provide: WakeProgressStore,
-        useFactory: (redis: Redis, keys: RedisKeys) => new WakeProgressStore(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
-      },
-      {
-        provide: BillableIntents,
-        useFactory: (redis: Redis, keys: RedisKeys) => new BillableIntents(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
-      },
+      keyedStore(WakeProgressStore),
+      keyedStore(BillableIntents),
       {
         provide: WakeGate,
         useFactory: (redis: Redis, keys: RedisKeys, config: PodwardenConfig) =>
           new WakeGate(redis, keys, config.tuning.keepCompletedJobsSeconds),
         inject: [REDIS, REDIS_KEYS, CONFIG],
       },
-      {
-        provide: IdleStateStore,
-        useFactory: (redis: Redis, keys: RedisKeys) => new IdleStateStore(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
-      },
-      {
-        provide: BudgetLedger,
-        useFactory: (redis: Redis, keys: RedisKeys) => new BudgetLedger(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
-      },
-      {
-        provide: KeepAliveStore,
-        useFactory: (redis: Redis, keys: RedisKeys) => new KeepAliveStore(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
-      },
-      {
-        provide: ProxyActivityStore,
-        useFactory: (redis: Redis, keys: RedisKeys) => new ProxyActivityStore(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
-      },
+      keyedStore(IdleStateStore),
+      keyedStore(BudgetLedger),
+      keyedStore(KeepAliveStore),
+      keyedStore(ProxyActivityStore),
       {
         provide: PodEventPublisher,
         useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
           new PodEventPublisher(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
         inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
       },
-      {
-        provide: PodEventReader,
-        useFactory: (redis: Redis, keys: RedisKeys) => new PodEventReader(redis, keys),
-        inject: [REDIS, REDIS_KEYS],
-      },
+      keyedStore(PodEventReader),
       {
         provide: StopService,
         useFactory: (
