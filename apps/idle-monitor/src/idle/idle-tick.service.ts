@@ -1,29 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import {
   advanceIdle,
-  aggregateSignals,
   idleEventsOf,
   idleSettings,
   isPodConfigured,
-  nextBaselines,
-  type BaselineBook,
   type IdleSettings,
   type IdleState,
   type ListedPod,
   type PodConfig,
-  type PodSignalOf,
   type PodwardenConfig,
-  type ProxyActivity,
   type StopReason,
-  type VolumeSignal,
-  withProxyActivity,
 } from '@podwarden/policies';
-import { lookupVolume, nextNeverRanClocks, seenUpPods, type NeverRanClocks } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import {
-  errorMessage,
   mapBounded,
-  withinTimeout,
   type AppLogger,
   type BudgetLedger,
   type HeldIdleLock,
@@ -39,9 +29,10 @@ import { stopNeverRan } from './never-ran-stop';
 import type { OrphanReaper } from './orphan-reaper';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
 import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
-import { logReadiness, logTick, warnManyPods } from './tick-log';
-import { observeVolume, type IdleControlPlane } from './volume-observation';
+import { logReadiness, logTick } from './tick-log';
+import type { IdleControlPlane } from './volume-observation';
 import type { TickStatusEffects } from './tick-status-effects';
+import { listedOf, observeTick, withProxyTraffic, type TickObservation } from './tick-observation';
 
 export interface IdleTickDependencies {
   /** Also the tick's tuning: pods evaluated at once, the per-pod lock lease, the keep-alive read timeout. */
@@ -70,18 +61,6 @@ export type PodTickOutcome =
   | { kind: 'advanced'; record: IdleRecord; stop: StopReason | null; stopAccepted: boolean | null };
 
 const UNCONFIGURED: PodTickOutcome = { kind: 'skipped', why: 'unconfigured' };
-
-/** What one tick read of a pod's volume. */
-interface TickObservation {
-  readonly perPod: PodSignalOf[];
-  /** The pods seen up this tick (or last seen up, when the list failed): the cap's targets. */
-  readonly seenUp: readonly string[];
-  /** Each pod's own clock of going without a runtime. */
-  readonly neverRanSince: NeverRanClocks;
-  readonly podsOnVolume: readonly string[];
-  readonly aggregate: VolumeSignal;
-  readonly baselines: BaselineBook;
-}
 
 /** Which tick this is: its job id, when it was scheduled, and the job's cancellation. */
 export interface TickContext {
@@ -148,7 +127,12 @@ export class IdleTickService {
     const record = await this.deps.store.load(pod.name);
     if (alreadyCounted(record, tick)) return { kind: 'skipped', why: 'already-ticked' };
 
-    const seen = await this.withProxyTraffic(pod, record, await this.observe(pod, list, record, tick));
+    const seen = await withProxyTraffic(
+      this.deps,
+      pod,
+      record,
+      await observeTick(this.deps, pod, list, record, tick),
+    );
     const now = this.deps.now();
     const advance = await holdForKeepAlive(
       this.deps.keepAlives,
@@ -203,67 +187,6 @@ export class IdleTickService {
       stopAccepted,
     });
     return { kind: 'advanced', record: next, stop: advance.stop, stopAccepted };
-  }
-
-  /** Reads every pod on the volume and folds the readings into one signal and the next baselines. */
-  private async observe(
-    pod: PodConfig,
-    list: PodList,
-    record: IdleRecord,
-    tick: TickContext,
-  ): Promise<TickObservation> {
-    const { client, config, logger } = this.deps;
-    const lookup = lookupVolume(list, pod.volumeId);
-    const { idleConcurrency } = config.tuning;
-    const seen = await observeVolume(client, pod, lookup, record.baselines, idleConcurrency, tick.signal);
-    await this.deps.status?.publish(pod, tick.tickets?.get(pod.name) ?? null, lookup, seen.readings);
-    warnManyPods(logger, pod, seen.readings);
-    const podsOnVolume = lookup.kind === 'found' ? lookup.podIds : [];
-    const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));
-    return {
-      perPod,
-      seenUp: seenUpPods(lookup, perPod, listedOf(list), record.seenUp ?? []),
-      neverRanSince: nextNeverRanClocks(record.neverRanSince ?? {}, lookup, perPod, this.deps.now()),
-      podsOnVolume,
-      aggregate: aggregateSignals(lookup, perPod),
-      // An unreadable list says nothing about which pods are on the volume: keep what we had.
-      baselines:
-        lookup.kind === 'unreadable'
-          ? record.baselines
-          : nextBaselines(record.baselines, podsOnVolume, seen.baselineUpdates),
-    };
-  }
-
-  /** Read after the scrape, so a request that ended between the scrape and now still counts. */
-  private async withProxyTraffic(
-    pod: PodConfig,
-    record: IdleRecord,
-    seen: TickObservation,
-  ): Promise<TickObservation> {
-    const { config, logger } = this.deps;
-    let proxy: ProxyActivity | null;
-    try {
-      proxy = await withinTimeout(
-        this.deps.proxyActivity.read(pod.name, this.deps.now()),
-        config.tuning.redisReadTimeoutMs,
-        'proxy activity read',
-      );
-    } catch (error) {
-      logger.warn(
-        { pod: pod.name, err: errorMessage(error) },
-        'proxy activity unreadable; reading it as Busy',
-      );
-      proxy = null;
-    }
-    const signal = withProxyActivity(
-      seen.aggregate.signal,
-      record.state.phase,
-      record.state.lastTickAt,
-      proxy,
-    );
-    if (signal === seen.aggregate.signal) return seen;
-    logger.debug({ pod: pod.name, proxy, scraped: seen.aggregate.signal }, 'proxy traffic reads Busy');
-    return { ...seen, aggregate: { ...seen.aggregate, signal } };
   }
 
   private stop(
@@ -331,8 +254,4 @@ function settingsOf(config: PodwardenConfig, pod: PodConfig): IdleSettings {
     bootGraceMinutes: pod.bootGraceMinutes,
     maxRuntimeMinutes: pod.maxRuntimeMinutes,
   });
-}
-
-function listedOf(list: PodList): readonly ListedPod[] {
-  return list.kind === 'listed' ? list.pods : [];
 }
