@@ -181,6 +181,18 @@ describe('podwarden start --wait', () => {
     const podId = await neverReadyPod();
     const cli = wait();
     await cli.waitForStderr('model loading');
+    // The pod runs before its wake publishes the outcome; a stop in between
+    // wins over the wake (it ends Failed, "stopped by operator"). This case is
+    // a pod stopped after its wake succeeded, so the stop waits for that.
+    await eventually(
+      async () => {
+        const status = await stack.api('GET', '/api/pods/qwen');
+        const body = status.body as { wake: unknown; lastWake: { outcome?: string } | null };
+        return body.wake === null && body.lastWake?.outcome === 'Succeeded' ? true : undefined;
+      },
+      60_000,
+      'the wake to succeed',
+    );
     expect((await stack.api('POST', '/api/pods/qwen/stop', { token: 'operator' })).status).toBe(200);
     const result = await cli.result();
 
