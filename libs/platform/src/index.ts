@@ -41,6 +41,7 @@ export * from './proxy/proxy-activity-store';
 export * from './wake/enqueue-wake';
 export * from './queues/running-jobs';
 export * from './queues/close-worker';
+export * from './queues/tracked-worker-host';
 export * from './app/shutdown-state';
 export * from './metrics/podwarden-metrics';
 export * from './metrics/worker-metrics';
