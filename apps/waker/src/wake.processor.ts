@@ -1,6 +1,14 @@
 import { OnWorkerEvent, Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
-import { TrackedWorkerHost, WAKE_QUEUE, WorkerHostKit, type WakeJobResult } from '@podwarden/platform';
+import {
+  TrackedWorkerHost,
+  UNREADABLE_JOB_REASON,
+  WAKE_QUEUE,
+  WorkerHostKit,
+  errorMessage,
+  failUnreadableJobs,
+  type WakeJobResult,
+} from '@podwarden/platform';
 import { WakeJobRunner } from './wake/wake-job-runner';
 
 /**
@@ -57,5 +65,17 @@ export class WakeProcessor extends TrackedWorkerHost {
   @OnWorkerEvent('error')
   onError(error: Error): void {
     this.kit.logger.error({ err: error.message }, 'wake worker error');
+    // What JSON.parse throws when BullMQ could not build a job: left alone it comes back after every stall check.
+    if (error.name === 'SyntaxError') void this.failUnreadable();
+  }
+
+  private async failUnreadable(): Promise<void> {
+    try {
+      for (const jobId of await failUnreadableJobs(this.worker)) {
+        this.kit.logger.warn({ jobId }, `wake job ${jobId} failed: ${UNREADABLE_JOB_REASON}`);
+      }
+    } catch (error) {
+      this.kit.logger.warn({ err: errorMessage(error) }, 'could not look for unreadable wake jobs');
+    }
   }
 }
