@@ -12,6 +12,7 @@ export * from './records/record-billable';
 export * from './records/billable-intents';
 export * from './records/wake-record';
 export * from './records/wake-history';
+export * from './records/ready-log';
 export * from './wake/wake-report';
 export * from './wake/wake-progress';
 export * from './wake/wake-gate';

@@ -135,8 +135,9 @@ export class IdleTickService {
     logReadiness(logger, pod, advance, seen.aggregate.podId);
     if (advance.becameReady && advance.state.readySince !== null) {
       const podId = seen.aggregate.podId;
-      const gpuId = listedOf(list).find((listed) => listed.id === podId)?.gpuId ?? null;
-      await this.deps.status?.becameReady(pod, { podId, at: advance.state.readySince, gpuId });
+      const listed = listedOf(list).find((entry) => entry.id === podId);
+      const placement = { gpuId: listed?.gpuId ?? null, pricePerHour: listed?.costPerHr ?? null };
+      await this.deps.status?.becameReady(pod, { podId, at: advance.state.readySince, ...placement });
     }
 
     // A tick that lost its lock leaves the pod to the newer holder: no stop, no write. Redis is
