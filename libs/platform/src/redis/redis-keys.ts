@@ -63,6 +63,10 @@ export class RedisKeys {
   readyTimes(podName: string): string {
     return this.pod('ready-times', podName);
   }
+  /** Stream of model-ready edges (the readyAt of each run in /history). */
+  readyLog(podName: string): string {
+    return this.pod('ready-log', podName);
+  }
   /** Requests the inference proxies are forwarding to the pod (sorted set, scored by lease expiry). */
   proxyInFlight(podName: string): string {
     return this.pod('proxy-inflight', podName);
