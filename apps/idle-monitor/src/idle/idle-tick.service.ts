@@ -18,7 +18,6 @@ import {
   type HeldIdleLock,
   type IdleRecord,
   type IdleStateStore,
-  type PublishTicket,
   type ProxyActivityStore,
   type PodEventSink,
   type StopService,
@@ -33,6 +32,7 @@ import type { IdleControlPlane } from './volume-observation';
 import type { TickStatusEffects } from './tick-status-effects';
 import { fanOutTick } from './tick-fan-out';
 import { listedOf, observeTick, withProxyTraffic, type TickObservation } from './tick-observation';
+import { alreadyCounted, type TickContext } from './tick-context';
 
 export interface IdleTickDependencies {
   /** Also the tick's tuning: pods evaluated at once, the per-pod lock lease, the keep-alive read timeout. */
@@ -61,15 +61,6 @@ export type PodTickOutcome =
   | { kind: 'advanced'; record: IdleRecord; stop: StopReason | null; stopAccepted: boolean | null };
 
 const UNCONFIGURED: PodTickOutcome = { kind: 'skipped', why: 'unconfigured' };
-
-/** Which tick this is: its job id, when it was scheduled, and the job's cancellation. */
-export interface TickContext {
-  readonly tickId: string;
-  readonly scheduledAt: number | null;
-  readonly signal?: AbortSignal;
-  /** Where each pod's status snapshot stood before the list (see TickStatusEffects). */
-  readonly tickets?: ReadonlyMap<string, PublishTicket | null>;
-}
 
 /**
  * One idle tick: a single control-plane list serves every configured pod;
@@ -141,8 +132,9 @@ export class IdleTickService {
     logReadiness(logger, pod, advance, seen.aggregate.podId);
     if (advance.becameReady && advance.state.readySince !== null) {
       const podId = seen.aggregate.podId;
-      const gpuId = listedOf(list).find((listed) => listed.id === podId)?.gpuId ?? null;
-      await this.deps.status?.becameReady(pod, { podId, at: advance.state.readySince, gpuId });
+      const listed = listedOf(list).find((entry) => entry.id === podId);
+      const placement = { gpuId: listed?.gpuId ?? null, pricePerHour: listed?.costPerHr ?? null };
+      await this.deps.status?.becameReady(pod, { podId, at: advance.state.readySince, ...placement });
     }
 
     // A tick that lost its lock leaves the pod to the newer holder: no stop, no write. Redis is
@@ -235,13 +227,6 @@ export class IdleTickService {
     );
     return { kind: 'skipped', why: 'lock-lost' };
   }
-}
-
-/** The same tick re-run after a stall, or an older tick delivered after newer ones ran: counted or superseded. */
-function alreadyCounted(record: IdleRecord, tick: TickContext): boolean {
-  if (record.lastTickId === tick.tickId) return true;
-  const lastScheduled = record.lastTickScheduledAt ?? null;
-  return tick.scheduledAt !== null && lastScheduled !== null && tick.scheduledAt <= lastScheduled;
 }
 
 function settingsOf(config: PodwardenConfig, pod: PodConfig): IdleSettings {
