@@ -1,6 +1,7 @@
 import { Stack, VOLUME_ID } from '../support/stack';
 import { resetSim, simWrites } from '../support/sim-admin';
 import { writePodsConfig } from '../idle/support/idle-harness';
+import type { SseClient } from '../support/sse-client';
 
 /**
  * The daily budget is a reservation made atomically in the ledger every
@@ -9,7 +10,7 @@ import { writePodsConfig } from '../idle/support/idle-harness';
  * eligible card's 0.49 USD/h × the 60-minute cap = 0.49 USD, and the budget
  * (0.75 USD) holds only one. Exactly one create reaches RunPod; the other
  * wake is refused with 409, lastWake Refused, the reason naming spent,
- * reserved and budget.
+ * reserved and budget, and a budget-refused event on that pod's stream.
  */
 jest.setTimeout(180_000);
 
@@ -30,6 +31,7 @@ interface SpendToday {
 
 describe('the daily budget', () => {
   let stack: Stack;
+  const streams: SseClient[] = [];
 
   beforeAll(async () => {
     const podsConfig = writePodsConfig([
@@ -44,6 +46,7 @@ describe('the daily budget', () => {
   });
 
   afterAll(async () => {
+    await Promise.all(streams.map((s) => s.close()));
     await stack?.stop();
   });
 
@@ -54,11 +57,18 @@ describe('the daily budget', () => {
         { id: SECOND_VOLUME, dataCenterId: 'EU-RO-1' },
       ],
     });
+    streams.push(
+      ...(await Promise.all(['qwen', 'second'].map((name) => stack.eventStream(`/api/pods/${name}/events`)))),
+    );
     const [first, second] = await Promise.all(
       ['qwen', 'second'].map((name) =>
-        stack.api<{ outcome: string; detail?: string }>('POST', `/api/pods/${name}/start`, {
-          token: 'operator',
-        }),
+        stack.api<{ outcome: string; detail?: string; attemptId?: string }>(
+          'POST',
+          `/api/pods/${name}/start`,
+          {
+            token: 'operator',
+          },
+        ),
       ),
     );
 
@@ -85,5 +95,24 @@ describe('the daily budget', () => {
       budgetUsd: 0.75,
     });
     expect(status.body.spendToday.basis).toContain('not RunPod');
+
+    // The refused pod's event stream says so, with the figures; the other pod's says nothing of it.
+    const [refusedStream, woken] = first.status === 409 ? streams : [streams[1], streams[0]];
+    const event = await refusedStream.waitFor('budget-refused', (e) => e.event === 'budget-refused');
+    expect(refusedStream.data(event)).toEqual({
+      pod: refusedName,
+      at: expect.any(String),
+      attemptId: String(refused.body.attemptId),
+      detail: status.body.lastWake.reason,
+      spentUsd: 0,
+      reservedUsd: 0.49,
+      wakeUsd: 0.49,
+      budgetUsd: 0.75,
+      pricePerHour: 0.49,
+      minutes: 60,
+    });
+    await refusedStream.waitFor('wake-completed', (e) => e.event === 'wake-completed');
+    await woken.waitFor('the other wake completed', (e) => e.event === 'wake-completed');
+    expect(woken.events.filter((e) => e.event === 'budget-refused')).toEqual([]);
   });
 });

@@ -4,7 +4,6 @@ import {
   FenceLostError,
   wakeReportOf,
   type WakeCompletion,
-  type PodEventSink,
   type WakeGate,
   type WakeHistory,
   type WakeJobResult,
@@ -21,8 +20,6 @@ export interface WakeAttemptDependencies extends WakeDependencies {
   readonly gate: Pick<WakeGate, 'publishResult'>;
   readonly history: Pick<WakeHistory, 'requested' | 'completed'>;
   readonly progress: Pick<WakeProgressStore, 'set' | 'clear'>;
-  /** Wake requested, progress and outcome, for the gateway's event stream. */
-  readonly events?: PodEventSink;
 }
 
 /**
@@ -43,7 +40,7 @@ export class WakeAttempt {
     });
     let result: WakeResult;
     try {
-      result = await new WakeRun(this.deps, pod, this.reporterFor(request), signal, fence).run();
+      result = await new WakeRun(this.deps, pod, this.reporterFor(request), signal, fence, attemptId).run();
     } catch (error) {
       if (error instanceof FenceLostError && error.state === 'stopped') {
         return this.finish(request, requestedAt, stoppedByOperator());

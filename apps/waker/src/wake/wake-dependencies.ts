@@ -4,6 +4,7 @@ import type {
   AppLogger,
   BillableIntents,
   BudgetLedger,
+  PodEventSink,
   StatusPublisher,
 } from '@podwarden/platform';
 import type { RunPodClient } from '@podwarden/runpod-client';
@@ -29,4 +30,6 @@ export interface WakeDependencies {
   readonly status?: Pick<StatusPublisher, 'begin' | 'publish'>;
   /** The daily-budget ledger: a reservation before any start or create. */
   readonly ledger?: Pick<BudgetLedger, 'reserve'>;
+  /** Wake requested, progress, outcome and budget refusals, for the gateway's event stream. */
+  readonly events?: PodEventSink;
 }

@@ -1,8 +1,9 @@
 import type { Job } from 'bullmq';
 import type Redis from 'ioredis';
-import { RedisKeys, WakeGate, WakeProgressStore } from '@podwarden/platform';
+import { BudgetLedger, RedisKeys, WakeGate, WakeProgressStore } from '@podwarden/platform';
 import {
   RecordedEvents,
+  actionAccepted,
   captureLogs,
   connectTestRedis,
   deleteKeysUnder,
@@ -35,11 +36,12 @@ describe('WakeAttempt: what a wake announces on the event stream', () => {
     await redis.quit();
   });
 
-  function runWake(runpod: FakeRunPod, attemptId: string) {
+  function runWake(runpod: FakeRunPod, attemptId: string, budget?: { dailyUsd: string }) {
     const events = new RecordedEvents();
     const logs = captureLogs();
     const runner = new WakeJobRunner({
-      config: testConfig(),
+      config: testConfig(budget ? { DAILY_BUDGET_USD: budget.dailyUsd, MAX_RUNTIME_MINUTES: '60' } : {}),
+      ledger: budget ? new BudgetLedger(redis, KEYS) : undefined,
       client: runpod,
       actions: new RecordingActionLog(),
       intents: new MemoryIntents(),
@@ -93,5 +95,49 @@ describe('WakeAttempt: what a wake announces on the event stream', () => {
     expect(completed).toHaveLength(1);
     expect(completed[0]).toMatchObject({ attemptId: 'job-F', podId: null, reason: expect.any(String) });
     expect(completed[0].outcome).not.toBe('Succeeded');
+  });
+
+  it('a start the daily budget refuses is announced as budget-refused with the figures, before the completion', async () => {
+    // The stopped pod's start would reserve 2.00 USD/h (the price cap) × the 60-minute cap.
+    const runpod = scriptedRunPod()
+      .onList(volumeWith(['p1']))
+      .onObserve('p1', found('p1', 'Exited'));
+    const { events, done } = runWake(runpod, 'job-B', { dailyUsd: '1.50' });
+    await done;
+
+    expect(runpod.count('start')).toBe(0);
+    expect(events.of('budget-refused')).toEqual([
+      {
+        attemptId: 'job-B',
+        detail: expect.stringMatching(
+          /^daily budget exceeded: spent 0\.00 USD .* DAILY_BUDGET_USD 1\.50 USD/,
+        ),
+        spentUsd: 0,
+        reservedUsd: 0,
+        wakeUsd: 2,
+        budgetUsd: 1.5,
+        pricePerHour: 2,
+        minutes: 60,
+      },
+    ]);
+    const types = events.types();
+    expect(types.indexOf('budget-refused')).toBeLessThan(types.indexOf('wake-completed'));
+    expect(events.of('wake-completed')[0]).toMatchObject({
+      outcome: 'Refused',
+      reason: events.of('budget-refused')[0].detail,
+    });
+  });
+
+  it('a start within the budget announces no refusal', async () => {
+    const runpod = scriptedRunPod()
+      .onList(volumeWith(['p1']))
+      .onObserve('p1', found('p1', 'Exited'), found('p1', 'Running', 1))
+      .onStart(actionAccepted(200));
+    const { events, done } = runWake(runpod, 'job-W', { dailyUsd: '5.00' });
+    await done;
+
+    expect(runpod.count('start')).toBe(1);
+    expect(events.of('wake-completed')).toEqual([expect.objectContaining({ outcome: 'Succeeded' })]);
+    expect(events.of('budget-refused')).toEqual([]);
   });
 });

@@ -3,6 +3,8 @@ import {
   recordBillable,
   type AppLogger,
   type BillableIntent,
+  type PodEventData,
+  type PodEventType,
   type PublishTicket,
   type RecordBillableOptions,
 } from '@podwarden/platform';
@@ -66,6 +68,11 @@ export class WakeRunContext {
 
   get ledger(): WakeDependencies['ledger'] {
     return this.deps.ledger;
+  }
+
+  /** Announces something about this pod on its event stream; never fails the wake (the publisher logs). */
+  async announce(type: PodEventType, data: PodEventData): Promise<void> {
+    await this.deps.events?.publish(this.pod.name, type, { attemptId: this.attemptId, ...data });
   }
 
   now(): Date {

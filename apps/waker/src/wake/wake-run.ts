@@ -29,8 +29,9 @@ export class WakeRun {
     progress: WakeProgressReporter,
     signal?: AbortSignal,
     fence?: WakeRunFence,
+    attemptId?: string,
   ) {
-    this.ctx = new WakeRunContext(deps, pod, progress, signal, fence);
+    this.ctx = new WakeRunContext(deps, pod, progress, signal, fence, attemptId);
   }
 
   async run(): Promise<WakeResult> {

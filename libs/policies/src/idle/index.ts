@@ -10,3 +10,4 @@ export * from './idle-events';
 export * from './orphan-sweep';
 export * from './never-ran';
 export * from './stop-confirmation';
+export * from './tick-lane';

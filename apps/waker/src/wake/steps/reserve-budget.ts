@@ -8,7 +8,8 @@ import type { WakeRunContext } from '../wake-run-context';
  * every replica shares, the worst case this wake can bill before the runtime
  * cap stops it (price × MAX_RUNTIME_MINUTES; with the cap off, the rest of the
  * UTC day). Answers the wake's ending when it may not go on: the budget would
- * be exceeded, or (with a budget set) the ledger cannot be read. Without a
+ * be exceeded (also announced as a `budget-refused` pod event with the
+ * figures), or (with a budget set) the ledger cannot be read. Without a
  * budget the reservation is still made (GET's spendToday), but never refuses.
  */
 export async function reserveBudget(ctx: WakeRunContext, pricePerHour: number): Promise<WakeResult | null> {
@@ -20,6 +21,19 @@ export async function reserveBudget(ctx: WakeRunContext, pricePerHour: number): 
   const budget = ctx.config.dailyBudgetUsd;
   const budgetMicros = budget === null ? null : toMicros(budget);
   const fields = { pod: ctx.pod.name, pricePerHour, minutes, reserveUsd: micros / 1e6, budgetUsd: budget };
+  // The wake's ending, announced on the pod's event stream with the figures (amounts only).
+  const refuse = async (reason: string, spentUsd: number | null, reservedUsd: number | null) => {
+    await ctx.announce('budget-refused', {
+      detail: reason,
+      spentUsd,
+      reservedUsd,
+      wakeUsd: micros / 1e6,
+      budgetUsd: budget,
+      pricePerHour,
+      minutes,
+    });
+    return ctx.state.declined(reason);
+  };
   try {
     const outcome = await withinTimeout(
       ledger.reserve(ctx.pod.name, { micros, pricePerHour, at: now }, budgetMicros),
@@ -35,7 +49,7 @@ export async function reserveBudget(ctx: WakeRunContext, pricePerHour: number): 
       { ...fields, spentMicros: outcome.spentMicros, reservedMicros: outcome.reservedMicros },
       reason,
     );
-    return ctx.state.declined(reason);
+    return await refuse(reason, outcome.spentMicros / 1e6, outcome.reservedMicros / 1e6);
   } catch (error) {
     if (budgetMicros === null) {
       ctx.log.warn({ ...fields, err: errorMessage(error) }, 'budget ledger not written (no budget set)');
@@ -43,6 +57,7 @@ export async function reserveBudget(ctx: WakeRunContext, pricePerHour: number): 
     }
     const reason = `daily budget ledger unreadable (${errorMessage(error)}); nothing was started or created`;
     ctx.log.warn({ ...fields, err: errorMessage(error) }, reason);
-    return ctx.state.declined(reason);
+    // Fail closed, and say so: the figures are unknown.
+    return await refuse(reason, null, null);
   }
 }
