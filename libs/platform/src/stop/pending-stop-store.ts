@@ -56,13 +56,10 @@ export class PendingStopStore {
     await multi.exec();
   }
 
-  /** Stops not yet confirmed across these pods (for /metrics). */
+  /** Stops not yet confirmed across these pods (for /metrics): one read per pod, all at once. */
   async unconfirmed(podNames: readonly string[]): Promise<number> {
-    let count = 0;
-    for (const name of podNames) {
-      count += (await this.all(name)).filter((entry) => entry.confirmedAt === null).length;
-    }
-    return count;
+    const entries = await Promise.all(podNames.map((name) => this.all(name)));
+    return entries.flat().filter((entry) => entry.confirmedAt === null).length;
   }
 }
 
