@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PodRun } from '@podwarden/policies';
 import { TEST_LOG_DIR, eventually } from '../support/app-process';
 import { Stack } from '../support/stack';
 import {
@@ -109,6 +110,23 @@ describe('wake → ready → idle stop', () => {
     ]);
     const readyLine = messagesWith(monitors(), `[idle-monitor] pod ${podId} ready after`);
     expect(readyLine).toHaveLength(1);
+
+    // The run in /history: one, stopped by the idle window, ready in between, priced.
+    const runs = (await stack.api<{ runs: PodRun[] }>('GET', '/api/pods/qwen/history')).body.runs;
+    expect(runs).toHaveLength(1);
+    const [run] = runs;
+    expect(run).toMatchObject({ podId, stopTrigger: 'idle' });
+    expect([run.startedAt, run.stoppedAt]).toEqual(
+      ['Create', 'Stop'].map((name) => history.find((a) => a.action === name)?.at),
+    );
+    expect(run.readyAt).not.toBeNull();
+    expect(Date.parse(run.readyAt!)).toBeGreaterThan(Date.parse(run.startedAt!));
+    expect(Date.parse(run.readyAt!)).toBeLessThan(Date.parse(run.stoppedAt!));
+    expect(run.usableSeconds!).toBeGreaterThan(0);
+    expect(run.usableSeconds!).toBeLessThanOrEqual(run.uptimeSeconds!);
+    expect(run.timeToReadySeconds! + run.usableSeconds!).toBeCloseTo(run.uptimeSeconds!, 0);
+    expect(run.pricePerHour!).toBeGreaterThan(0);
+    expect(run.estimatedCostUsd!).toBeGreaterThan(0);
 
     const readyView = views.find((v) => v.view.readySince !== null)?.view ?? null;
     writeTimeline({

@@ -9,3 +9,4 @@ export * from './status';
 export * from './proxy';
 export * from './ops';
 export * from './budget/daily-budget';
+export * from './history/pod-runs';

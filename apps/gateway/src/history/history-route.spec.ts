@@ -1,4 +1,4 @@
-import { ActionLog, WakeHistory, type ActionRecord } from '@podwarden/platform';
+import { ActionLog, ReadyLog, WakeHistory, type ActionRecord } from '@podwarden/platform';
 import { startGateway, type GatewayHarness } from '../testing/gateway-harness';
 
 function action(minute: number, overrides: Partial<ActionRecord> = {}): ActionRecord {
@@ -112,6 +112,40 @@ describe('GET /api/pods/{name}/history', () => {
     const answer = await gw.request('GET', '/api/pods/qwen/history?limit=1');
     expect((answer.body.actions as unknown[]).length).toBe(1);
     expect((answer.body.wakes as unknown[]).length).toBe(1);
+    expect((answer.body.runs as unknown[]).length).toBe(1);
+  });
+
+  it('runs join the actions, the ready log and the wakes: a stopped run with its figures', async () => {
+    const runs = await startGateway('history-runs');
+    try {
+      const actions = runs.app.get(ActionLog);
+      await actions.record(action(1, { action: 'Start', podId: 'p7' }));
+      await actions.record(action(4, { action: 'Stop', podId: 'p7', trigger: 'idle', pricePerHour: 0.6 }));
+      await runs.app.get(ReadyLog).record('qwen', {
+        at: '2026-10-02T10:02:00.000Z',
+        podId: 'p7',
+        gpuId: 'NVIDIA L4',
+        pricePerHour: 0.6,
+      });
+      const answer = await runs.request('GET', '/api/pods/qwen/history');
+      expect(answer.body.runs).toEqual([
+        {
+          podId: 'p7',
+          gpuId: 'NVIDIA L4',
+          pricePerHour: 0.6,
+          startedAt: '2026-10-02T10:01:00.000Z',
+          readyAt: '2026-10-02T10:02:00.000Z',
+          stoppedAt: '2026-10-02T10:04:00.000Z',
+          uptimeSeconds: 180,
+          timeToReadySeconds: 60,
+          usableSeconds: 120,
+          stopTrigger: 'idle',
+          estimatedCostUsd: 0.03,
+        },
+      ]);
+    } finally {
+      await runs.close();
+    }
   });
 
   it.each(['0', '201', 'abc', '-1', '2.5'])('limit=%s is a 400 problem', async (limit) => {
@@ -135,7 +169,7 @@ describe('GET /api/pods/{name}/history', () => {
     expect((await gw.request('GET', '/api/pods/llama/history')).status).toBe(404);
   });
 
-  it('an empty history is three empty lists', async () => {
+  it('an empty history is four empty lists', async () => {
     const other = await startGateway('history-empty');
     try {
       expect((await other.request('GET', '/api/pods/qwen/history')).body).toEqual({
@@ -143,6 +177,7 @@ describe('GET /api/pods/{name}/history', () => {
         actions: [],
         wakes: [],
         inDoubt: [],
+        runs: [],
       });
     } finally {
       await other.close();

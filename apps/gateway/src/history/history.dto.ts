@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { LastWakeOutcome } from '@podwarden/policies';
 import type { ActionRecord, WakeAttemptView } from '@podwarden/platform';
 import { PodPlacementDto } from '../status/pod-placement.dto';
+import { RunDto } from './run.dto';
 
 /** One billable action as /history serves it (CONTRACT.md "History actions[] item"). */
 export class ActionDto extends PodPlacementDto {
@@ -94,7 +95,7 @@ export class InDoubtDto {
   readonly detail!: string;
 }
 
-/** GET …/history: the two durable records side by side, newest first. */
+/** GET …/history: the durable records side by side, newest first, and the runs assembled from them. */
 export class HistoryDto {
   @ApiProperty()
   readonly name!: string;
@@ -111,4 +112,10 @@ export class HistoryDto {
       'billable calls in doubt (intent without outcome), oldest first; the next wake reconciles them',
   })
   readonly inDoubt!: readonly InDoubtDto[];
+
+  @ApiProperty({
+    type: () => [RunDto],
+    description: 'runs of the pod (wake to stop), newest first, at most `limit`',
+  })
+  readonly runs!: readonly RunDto[];
 }

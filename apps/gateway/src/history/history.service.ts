@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
+import { podRuns, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
 import {
   ActionLog,
   BillableIntents,
   CONFIG,
   LOGGER,
+  ReadyLog,
   WakeHistory,
   errorMessage,
   withinTimeout,
@@ -15,7 +16,15 @@ import { problem } from '../http/problem';
 import { actionView } from './action-view';
 import type { HistoryDto, InDoubtDto } from './history.dto';
 
-/** GET …/history: the two durable records side by side, newest first. */
+/**
+ * Records read to assemble `limit` runs: a run takes at least two actions, and keep-alives,
+ * refusals and repeated stops sit between them. A run whose start falls outside shows its start unknown.
+ */
+function runWindow(limit: number): number {
+  return Math.min(limit * 4 + 8, 1_000);
+}
+
+/** GET …/history: the durable records side by side, newest first, and the runs assembled from them. */
 @Injectable()
 export class HistoryService {
   constructor(
@@ -24,20 +33,29 @@ export class HistoryService {
     private readonly actions: ActionLog,
     private readonly wakes: WakeHistory,
     private readonly intents: BillableIntents,
+    private readonly readyLog: ReadyLog,
   ) {}
 
   async read(pod: PodConfig, limit: number): Promise<HistoryDto> {
     try {
-      const [actions, wakes, open] = await withinTimeout(
+      const window = runWindow(limit);
+      const [actions, wakes, open, ready] = await withinTimeout(
         Promise.all([
-          this.actions.recent(pod.name, limit),
-          this.wakes.recent(pod.name, limit),
+          this.actions.recent(pod.name, window),
+          this.wakes.recent(pod.name, window),
           this.intents.open(pod.name),
+          this.readyLog.recent(pod.name, window),
         ]),
         this.config.tuning.redisReadTimeoutMs,
         'history read',
       );
-      return { name: pod.name, actions: actions.map(actionView), wakes, inDoubt: open.map(inDoubtView) };
+      return {
+        name: pod.name,
+        actions: actions.slice(0, limit).map(actionView),
+        wakes: wakes.slice(0, limit),
+        inDoubt: open.map(inDoubtView),
+        runs: podRuns({ actions, wakes, ready }, Date.now(), limit),
+      };
     } catch (error) {
       this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'history unreadable');
       throw problem(

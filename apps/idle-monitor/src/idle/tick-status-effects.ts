@@ -5,15 +5,25 @@ import {
   withinTimeout,
   type AppLogger,
   type PublishTicket,
+  type ReadyLog,
   type ReadyTimes,
   type StatusPublisher,
   type WakeHistory,
 } from '@podwarden/platform';
 
+export interface ReadyEdge {
+  readonly podId: string | null;
+  readonly at: number;
+  readonly gpuId: string | null;
+  readonly pricePerHour: number | null;
+}
+
 export interface TickStatusEffectsDependencies {
   readonly publisher: Pick<StatusPublisher, 'begin' | 'publish'>;
   readonly history: Pick<WakeHistory, 'recent'>;
   readonly readyTimes: Pick<ReadyTimes, 'add'>;
+  /** The durable ready edge, readyAt of the pod's run in /history. */
+  readonly readyLog: Pick<ReadyLog, 'record'>;
   readonly logger: AppLogger;
   readonly timeoutMs: number;
 }
@@ -44,12 +54,12 @@ export class TickStatusEffects {
     await this.deps.publisher.publish(pod.name, ticket, volumeReadingOf(lookup, observed));
   }
 
-  /** The pod first answered as ready: record how long the wake that brought it up took. */
-  async becameReady(
-    pod: PodConfig,
-    ready: { readonly podId: string | null; readonly at: number; readonly gpuId: string | null },
-  ): Promise<void> {
-    const { history, readyTimes, logger, timeoutMs } = this.deps;
+  /** The pod first answered as ready: record the edge, and how long the wake that brought it up took. */
+  async becameReady(pod: PodConfig, ready: ReadyEdge): Promise<void> {
+    const { history, readyTimes, readyLog, logger, timeoutMs } = this.deps;
+    const { podId, at, gpuId, pricePerHour } = ready;
+    // The ready log times out (and logs the edge) by itself; its write never fails the tick.
+    await readyLog.record(pod.name, { at: new Date(at).toISOString(), podId, gpuId, pricePerHour });
     try {
       const [attempt] = await withinTimeout(history.recent(pod.name, 1), timeoutMs, 'wake history read');
       const sample = readySampleOf(

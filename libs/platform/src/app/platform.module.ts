@@ -15,6 +15,7 @@ import { RedisKeys } from '../redis/redis-keys';
 import { createRunPodClient } from '../runpod/create-runpod-client';
 import { ActionLog } from '../records/action-log';
 import { WakeHistory } from '../records/wake-history';
+import { ReadyLog } from '../records/ready-log';
 import { WakeProgressStore } from '../wake/wake-progress';
 import { WakeGate } from '../wake/wake-gate';
 import { BillableIntents } from '../records/billable-intents';
@@ -38,6 +39,18 @@ function keyedStore<T>(store: new (redis: Redis, keys: RedisKeys) => T): Provide
     provide: store,
     useFactory: (redis: Redis, keys: RedisKeys) => new store(redis, keys),
     inject: [REDIS, REDIS_KEYS],
+  };
+}
+
+/** A Redis store that also logs what it could not write, within the configured write timeout. */
+function loggedStore<T>(
+  store: new (redis: Redis, keys: RedisKeys, logger: AppLogger, writeTimeoutMs: number) => T,
+): Provider {
+  return {
+    provide: store,
+    useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
+      new store(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
+    inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
   };
 }
 
@@ -105,12 +118,8 @@ export class PlatformModule {
           ),
         inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG, StatusPublisher],
       },
-      {
-        provide: WakeHistory,
-        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
-          new WakeHistory(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
-        inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
-      },
+      loggedStore(WakeHistory),
+      loggedStore(ReadyLog),
       keyedStore(WakeProgressStore),
       keyedStore(BillableIntents),
       {
@@ -123,12 +132,7 @@ export class PlatformModule {
       keyedStore(BudgetLedger),
       keyedStore(KeepAliveStore),
       keyedStore(ProxyActivityStore),
-      {
-        provide: PodEventPublisher,
-        useFactory: (redis: Redis, keys: RedisKeys, logger: AppLogger, config: PodwardenConfig) =>
-          new PodEventPublisher(redis, keys, logger, config.tuning.redisWriteTimeoutMs),
-        inject: [REDIS, REDIS_KEYS, LOGGER, CONFIG],
-      },
+      loggedStore(PodEventPublisher),
       keyedStore(PodEventReader),
       {
         provide: StopService,
@@ -157,6 +161,7 @@ export class PlatformModule {
         PodwardenMetrics,
         ActionLog,
         WakeHistory,
+        ReadyLog,
         WakeProgressStore,
         WakeGate,
         BillableIntents,

@@ -31,6 +31,10 @@ export class RedisKeys {
   wakeStopped(volumeId: string): string {
     return `${this.prefix}:wake-stopped:${volumeId}`;
   }
+  /** The fencing token of an attempt's first acquisition of the gate (string, TTL): stops fence its re-deliveries. */
+  wakeFirstToken(attemptId: string): string {
+    return `${this.prefix}:wake-first-token:${attemptId}`;
+  }
   /** Hash of billable intents without an outcome yet (the write-ahead log), keyed by intent id. */
   billableIntents(podName: string): string {
     return this.pod('billable-intents', podName);
@@ -58,6 +62,10 @@ export class RedisKeys {
   /** Past wakes' time-to-ready, for expectedReadyAt. */
   readyTimes(podName: string): string {
     return this.pod('ready-times', podName);
+  }
+  /** Stream of model-ready edges (the readyAt of each run in /history). */
+  readyLog(podName: string): string {
+    return this.pod('ready-log', podName);
   }
   /** Requests the inference proxies are forwarding to the pod (sorted set, scored by lease expiry). */
   proxyInFlight(podName: string): string {

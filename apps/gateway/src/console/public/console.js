@@ -252,6 +252,17 @@
     return `${new Date(a.at).toLocaleTimeString()} ${a.action} ${a.podId ?? ''} (${a.trigger})${refused}`;
   }
 
+  // One run (wake to stop): uptime, time to ready, usable time, what stopped it, the cost estimate.
+  function runLabel(r) {
+    const span = (sec) =>
+      sec === null ? '?' : sec < 120 ? `${Math.round(sec)} s` : `${Math.round(sec / 60)} min`;
+    const start = r.startedAt === null ? 'start not recorded' : new Date(r.startedAt).toLocaleTimeString();
+    const ready = r.readyAt === null ? 'never ready' : `ready after ${span(r.timeToReadySeconds)}`;
+    const end = r.stoppedAt === null ? 'running' : `stopped (${r.stopTrigger})`;
+    const cost = r.estimatedCostUsd === null ? '' : `, ≈ ${r.estimatedCostUsd.toFixed(2)} USD`;
+    return `${start} ${r.podId}: up ${span(r.uptimeSeconds)}, ${ready}, usable ${span(r.usableSeconds)}, ${end}${cost}`;
+  }
+
   function drawTimeline(pod) {
     const now = Date.now();
     const items = el('ul');
@@ -272,11 +283,22 @@
       el('summary', { text: `Billable actions, last 24 h (${items.children.length})` }),
       items,
     );
+    const runs = el('ul');
+    for (const r of pod.runs.filter((r) => Date.parse(r.startedAt ?? r.stoppedAt) >= now - DAY_MS)) {
+      runs.append(el('li', { text: runLabel(r) }));
+    }
+    const runDetails = el(
+      'details',
+      {},
+      el('summary', { text: `Runs, last 24 h (${runs.children.length}; cost is an estimate)` }),
+      runs,
+    );
     pod.view.timeline.replaceChildren(
       ...strip(pod, now, DAY_MS, '24 h'),
       ...strip(pod, now, HOUR_MS, '1 h'),
       legend,
       details,
+      runDetails,
     );
   }
 
@@ -287,7 +309,10 @@
     if (answer && answer.status === 200) pod.status = answer.body;
     if (withHistory) {
       const history = await api('GET', path(name, '/history?limit=200')).catch(() => null);
-      if (history && history.status === 200) pod.actions = history.body.actions;
+      if (history && history.status === 200) {
+        pod.actions = history.body.actions;
+        pod.runs = history.body.runs ?? [];
+      }
     }
     render(pod);
   }
@@ -367,7 +392,7 @@
     }
     const main = document.getElementById('pods');
     for (const status of list.body.pods) {
-      const pod = { name: status.name, status, actions: [], edges: [], view: card(status.name) };
+      const pod = { name: status.name, status, actions: [], runs: [], edges: [], view: card(status.name) };
       pods.set(pod.name, pod);
       main.append(pod.view.root);
       render(pod);
