@@ -66,13 +66,7 @@ describe('hostile payloads on the wake queue', () => {
   const connections: Redis[] = [];
 
   beforeAll(async () => {
-    // A short lock: a job BullMQ itself cannot parse is only failed by the stall check.
-    stack = await Stack.start({
-      name: 'hostile-queue',
-      wakers: 1,
-      gateway: false,
-      env: { WAKE_JOB_LOCK_MS: '2000' },
-    });
+    stack = await Stack.start({ name: 'hostile-queue', wakers: 1, gateway: false });
     const producer = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
     const listener = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
     connections.push(producer, listener);
@@ -115,19 +109,22 @@ describe('hostile payloads on the wake queue', () => {
     expect(stack.wakers[0].running).toBe(true);
   });
 
-  it('a job whose stored data is not JSON (written straight into Redis) never reaches a RunPod call', async () => {
+  it('a job whose stored data is not JSON (written straight into Redis) fails for good, with no RunPod call', async () => {
     await clearSimCalls(stack);
-    const job = await queue.add('wake', { podName: 'placeholder' }, { delay: 60_000 });
+    const job = await queue.add('wake', { podName: 'placeholder' }, { delay: 60_000, attempts: 3 });
     await connections[0].hset(`${stack.prefix}:wake:${job.id}`, 'data', '{"podName":"qwen",');
     await job.promote();
-    // BullMQ cannot build the Job, so our processor never runs: the worker reports an error, the
-    // lock lapses and the stall check hands the job back, again and again (see docs/reliability.md).
+    // BullMQ cannot build the Job, so our processor never runs; the worker's error handler fails it
+    // instead of leaving it to come back after every stall check (see docs/reliability.md).
+    await expect(job.waitUntilFinished(events, 60_000)).rejects.toThrow('stored job data is not JSON');
+    expect(await queue.getJobState(String(job.id))).toBe('failed');
     const waker = stack.wakers[0];
-    const parseErrors = () => waker.lines.filter((l) => l.msg === 'wake worker error').length;
-    await waker.waitForLine(() => parseErrors() >= 3, 60_000, 'three re-deliveries of the unparseable job');
-    expect(await job.getState()).not.toBe('completed');
+    await waker.waitForLine(
+      (l) => l.msg === `wake job ${job.id} failed: stored job data is not JSON`,
+      30_000,
+      'the failure logged',
+    );
     expect(await simCalls(stack)).toEqual([]);
     expect(waker.running).toBe(true);
-    await queue.obliterate({ force: true });
   });
 });

@@ -2,6 +2,7 @@ import type { Job } from 'bullmq';
 import {
   IDLE_TICK_SCHEDULER_ID,
   PodwardenMetrics,
+  WorkerHostKit,
   WorkerMetrics,
   type WorkerState,
 } from '@podwarden/platform';
@@ -23,10 +24,12 @@ function processorOf(
 ): IdleTickProcessor {
   return new IdleTickProcessor(
     h.tick,
-    h.config,
-    h.logs.logger,
-    state,
-    new WorkerMetrics(metrics, 'idle-monitor', () => Promise.resolve(null)),
+    new WorkerHostKit(
+      h.config,
+      h.logs.logger,
+      state,
+      new WorkerMetrics(metrics, 'idle-monitor', () => Promise.resolve(null)),
+    ),
   );
 }
 

@@ -1,16 +1,12 @@
-import { Inject, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { OnWorkerEvent, Processor } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
-import type { PodwardenConfig } from '@podwarden/policies';
 import {
-  CONFIG,
-  LOGGER,
-  RunningJobs,
+  TrackedWorkerHost,
+  UNREADABLE_JOB_REASON,
   WAKE_QUEUE,
-  WorkerMetrics,
-  WorkerState,
-  closeWorkerWithinGrace,
-  type AppLogger,
+  WorkerHostKit,
+  errorMessage,
+  failUnreadableJobs,
   type WakeJobResult,
 } from '@podwarden/platform';
 import { WakeJobRunner } from './wake/wake-job-runner';
@@ -20,19 +16,23 @@ import { WakeJobRunner } from './wake/wake-job-runner';
  * (WakerModule.forRoot applies them); BullMQ's AbortSignal for each job goes
  * down to every RunPod call and every wait of the wake, so a cancelled job
  * (Worker.cancelJob) stops before its next call.
+ *
+ * On shutdown it takes no new job and gives a running wake SHUTDOWN_GRACE_MS
+ * to finish. One still running after that is handed back, not failed and not
+ * cancelled: the worker closes without waiting, its lock lapses, and BullMQ
+ * re-delivers the job, whose re-run starts from a fresh read of the volume.
+ * Without Redis the close does not wait for it either.
  */
 @Processor(WAKE_QUEUE)
-export class WakeProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly running = new RunningJobs();
-
+export class WakeProcessor extends TrackedWorkerHost {
   constructor(
     private readonly runner: WakeJobRunner,
-    @Inject(CONFIG) private readonly config: PodwardenConfig,
-    @Inject(LOGGER) private readonly logger: AppLogger,
-    private readonly state: WorkerState,
-    private readonly metrics: WorkerMetrics,
+    kit: WorkerHostKit,
   ) {
-    super();
+    super(kit, {
+      what: 'wake',
+      handBackMessage: 'a wake is still running at shutdown; handing its job back for re-delivery',
+    });
   }
 
   // Three declared parameters: BullMQ hands a signal only to a processor that takes one.
@@ -40,20 +40,23 @@ export class WakeProcessor extends WorkerHost implements OnApplicationBootstrap,
     const startedAt = Date.now();
     const work = this.runner.process(job, signal);
     work.then(
-      (result) => this.metrics.jobFinished(WAKE_QUEUE, result.outcome, Date.now() - startedAt),
-      () => this.metrics.jobFinished(WAKE_QUEUE, 'failed', Date.now() - startedAt),
+      (result) => this.kit.metrics.jobFinished(WAKE_QUEUE, result.outcome, Date.now() - startedAt),
+      () => this.kit.metrics.jobFinished(WAKE_QUEUE, 'failed', Date.now() - startedAt),
     );
-    return this.running.track(work);
+    return this.track(work);
   }
 
-  onApplicationBootstrap(): void {
-    this.state.attach(this.worker);
-    this.logger.info({ queue: WAKE_QUEUE, prefix: this.config.redis.prefix }, 'waker consuming wake jobs');
+  override onApplicationBootstrap(): void {
+    super.onApplicationBootstrap();
+    this.kit.logger.info(
+      { queue: WAKE_QUEUE, prefix: this.kit.config.redis.prefix },
+      'waker consuming wake jobs',
+    );
   }
 
   @OnWorkerEvent('failed')
   onFailed(job: Job | undefined, error: Error): void {
-    this.logger.warn(
+    this.kit.logger.warn(
       { jobId: job?.id, err: error.message },
       `wake job ${job?.id ?? '?'} failed: ${error.message}`,
     );
@@ -61,25 +64,18 @@ export class WakeProcessor extends WorkerHost implements OnApplicationBootstrap,
 
   @OnWorkerEvent('error')
   onError(error: Error): void {
-    this.logger.error({ err: error.message }, 'wake worker error');
+    this.kit.logger.error({ err: error.message }, 'wake worker error');
+    // What JSON.parse throws when BullMQ could not build a job: left alone it comes back after every stall check.
+    if (error.name === 'SyntaxError') void this.failUnreadable();
   }
 
-  /**
-   * Before the worker closes: take no new job and give a running wake
-   * SHUTDOWN_GRACE_MS to finish. One still running after that is handed back,
-   * not failed and not cancelled: the worker closes without waiting, its lock
-   * lapses, and BullMQ re-delivers the job, whose re-run starts from a fresh
-   * read of the volume. Without Redis the close does not wait for it either.
-   */
-  async beforeApplicationShutdown(): Promise<void> {
-    await closeWorkerWithinGrace({
-      worker: this.worker,
-      running: this.running,
-      graceMs: this.config.tuning.shutdownGraceMs,
-      probeMs: this.config.tuning.redisReadTimeoutMs,
-      logger: this.logger,
-      what: 'wake',
-      handBackMessage: 'a wake is still running at shutdown; handing its job back for re-delivery',
-    });
+  private async failUnreadable(): Promise<void> {
+    try {
+      for (const jobId of await failUnreadableJobs(this.worker)) {
+        this.kit.logger.warn({ jobId }, `wake job ${jobId} failed: ${UNREADABLE_JOB_REASON}`);
+      }
+    } catch (error) {
+      this.kit.logger.warn({ err: errorMessage(error) }, 'could not look for unreadable wake jobs');
+    }
   }
 }

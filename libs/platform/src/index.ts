@@ -42,6 +42,8 @@ export * from './proxy/proxy-activity-store';
 export * from './wake/enqueue-wake';
 export * from './queues/running-jobs';
 export * from './queues/close-worker';
+export * from './queues/tracked-worker-host';
+export * from './queues/unreadable-jobs';
 export * from './app/shutdown-state';
 export * from './metrics/podwarden-metrics';
 export * from './metrics/worker-metrics';

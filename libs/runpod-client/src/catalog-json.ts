@@ -2,7 +2,9 @@ import type { Availability, DataCenterAvailability, GpuCatalogEntry } from '@pod
 import type { ExchangeOutcome } from './http-exchange';
 import {
   arrayField,
+  bareOrWrappedArray,
   finiteNumberField,
+  identifiedRecord,
   isRecord,
   nonBlankStringField,
   parseJson,
@@ -20,11 +22,7 @@ export function catalogFromOutcome(outcome: ExchangeOutcome): GpuCatalogEntry[] 
   if (!parsed.ok) {
     return [];
   }
-  const gpus = Array.isArray(parsed.value)
-    ? parsed.value
-    : isRecord(parsed.value)
-      ? arrayField(parsed.value, 'gpus')
-      : null;
+  const gpus = bareOrWrappedArray(parsed.value, 'gpus');
   if (gpus === null) {
     return [];
   }
@@ -38,14 +36,12 @@ export function catalogFromOutcome(outcome: ExchangeOutcome): GpuCatalogEntry[] 
   return entries;
 }
 
-export function catalogEntryOf(gpu: unknown): GpuCatalogEntry | null {
-  if (!isRecord(gpu)) {
+export function catalogEntryOf(entry: unknown): GpuCatalogEntry | null {
+  const identified = identifiedRecord(entry);
+  if (identified === null) {
     return null;
   }
-  const id = nonBlankStringField(gpu, 'id');
-  if (id === null) {
-    return null;
-  }
+  const { record: gpu, id } = identified;
   const price = recordField(gpu, 'price');
   return {
     id,

@@ -39,3 +39,26 @@ export function arrayField(record: Record<string, unknown>, key: string): readon
   const value = record[key];
   return Array.isArray(value) ? value : null;
 }
+
+/** An object with a non-blank `id`, or null: an entry without one can be neither observed nor acted on. */
+export function identifiedRecord(value: unknown): { record: Record<string, unknown>; id: string } | null {
+  if (!isRecord(value)) {
+    return null;
+  }
+  const id = nonBlankStringField(value, 'id');
+  return id === null ? null : { record: value, id };
+}
+
+/** RunPod answers a bare array; `{ [key]: [...] }` is tolerated. */
+export function bareOrWrappedArray(body: unknown, key: string): readonly unknown[] | null {
+  if (Array.isArray(body)) {
+    return body;
+  }
+  return isRecord(body) ? arrayField(body, key) : null;
+}
+
+/** The `id` of a nested object (`gpu.id`), null when either is missing. */
+export function nestedId(record: Record<string, unknown>, key: string): string | null {
+  const nested = recordField(record, key);
+  return nested === null ? null : nonBlankStringField(nested, 'id');
+}

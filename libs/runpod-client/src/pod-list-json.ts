@@ -1,14 +1,14 @@
 import type { ListedPod, PodList } from '@podwarden/policies';
 import type { ExchangeOutcome } from './http-exchange';
 import {
-  arrayField,
+  bareOrWrappedArray,
   finiteNumberField,
-  isRecord,
-  nonBlankStringField,
+  identifiedRecord,
+  nestedId,
   parseJson,
-  recordField,
   stringField,
 } from './json-reading';
+import { networkVolumeIdsOf } from './network-volumes-json';
 
 export type { PodList };
 
@@ -23,7 +23,7 @@ export function podListFromOutcome(outcome: ExchangeOutcome): PodList {
   if (!parsed.ok) {
     return { kind: 'unreadable', reason: 'unparseable pod list' };
   }
-  const entries = podEntriesOf(parsed.value);
+  const entries = bareOrWrappedArray(parsed.value, 'pods');
   if (entries === null) {
     return { kind: 'unreadable', reason: 'pod list is not an array' };
   }
@@ -40,47 +40,20 @@ export function podListFromOutcome(outcome: ExchangeOutcome): PodList {
   return { kind: 'listed', pods };
 }
 
-/** RunPod answers a bare array; `{ pods: [...] }` is tolerated. */
-function podEntriesOf(body: unknown): readonly unknown[] | null {
-  if (Array.isArray(body)) {
-    return body;
-  }
-  return isRecord(body) ? arrayField(body, 'pods') : null;
-}
-
 /** null for an entry we cannot identify: a pod without an id can be neither observed nor stopped. */
 export function listedPodOf(entry: unknown): ListedPod | null {
-  if (!isRecord(entry)) {
+  const identified = identifiedRecord(entry);
+  if (identified === null) {
     return null;
   }
-  const id = nonBlankStringField(entry, 'id');
-  if (id === null) {
-    return null;
-  }
-  const gpu = recordField(entry, 'gpu');
+  const { record: pod, id } = identified;
   return {
     id,
-    name: stringField(entry, 'name'),
-    status: stringField(entry, 'status'),
-    volumeIds: networkVolumeIdsOf(entry),
-    costPerHr: finiteNumberField(entry, 'costPerHr'),
-    gpuId: gpu === null ? null : nonBlankStringField(gpu, 'id'),
-    createdAt: stringField(entry, 'createdAt'),
+    name: stringField(pod, 'name'),
+    status: stringField(pod, 'status'),
+    volumeIds: networkVolumeIdsOf(pod),
+    costPerHr: finiteNumberField(pod, 'costPerHr'),
+    gpuId: nestedId(pod, 'gpu'),
+    createdAt: stringField(pod, 'createdAt'),
   };
-}
-
-export function networkVolumeIdsOf(pod: Record<string, unknown>): string[] {
-  const mounts = recordField(pod, 'mounts');
-  const network = mounts === null ? null : arrayField(mounts, 'network');
-  if (network === null) {
-    return [];
-  }
-  const volumeIds: string[] = [];
-  for (const mount of network) {
-    const volumeId = isRecord(mount) ? nonBlankStringField(mount, 'volumeId') : null;
-    if (volumeId !== null) {
-      volumeIds.push(volumeId);
-    }
-  }
-  return volumeIds;
 }

@@ -4,12 +4,13 @@ import {
   arrayField,
   finiteNumberField,
   isRecord,
+  nestedId,
   nonBlankStringField,
   parseJson,
   recordField,
   stringField,
 } from './json-reading';
-import { networkVolumeIdsOf } from './pod-list-json';
+import { networkVolumeIdsOf } from './network-volumes-json';
 import { isProblemNotFound } from './problem-details';
 
 const STATUS_BY_WIRE_VALUE: Readonly<Record<string, PodStatus>> = {
@@ -82,11 +83,10 @@ export function gpuCountOf(pod: Record<string, unknown>): number {
 
 /** What RunPod placed, as the pod object says: the wake checks it against what it asked for. */
 export function realisedContractOf(pod: Record<string, unknown>): RealisedContract {
-  const gpu = recordField(pod, 'gpu');
   return {
     volumeIds: networkVolumeIdsOf(pod),
     dataCenterId: nonBlankStringField(pod, 'dataCenterId'),
-    gpuId: gpu === null ? null : nonBlankStringField(gpu, 'id'),
+    gpuId: nestedId(pod, 'gpu'),
     costPerHr: finiteNumberField(pod, 'costPerHr'),
   };
 }

@@ -24,7 +24,6 @@ import type {
 import { lookupVolume } from '@podwarden/policies';
 import { catalogFromOutcome } from './catalog-json';
 import {
-  CONTROL_PLANE_MAX_BODY_BYTES,
   DEFAULT_CONTROL_PLANE_TIMEOUTS,
   DEFAULT_MAX_METRICS_BYTES,
   DEFAULT_METRICS_TIMEOUTS,
@@ -33,17 +32,15 @@ import {
   resolveTimeouts,
   type ExchangeTimeouts,
   type RunPodClientOptions,
-  type RunPodExchange,
   type RunPodLogger,
 } from './client-options';
+import { ControlPlaneTransport } from './control-plane-transport';
 import { createPodBody, createResultFromOutcome, type CreatePodRequest } from './create-pod-json';
-import { performExchange, type ExchangeOutcome, type HttpMethod } from './http-exchange';
+import type { HttpMethod } from './http-exchange';
 import { actionResultFromOutcome, type PodActionResult } from './pod-action-result';
 import { podListFromOutcome, type PodList } from './pod-list-json';
 import { observationFromOutcome } from './pod-observation-json';
 import { buildProxyUrl, metricsUrl } from './proxy-url';
-import { redactSecret, redactSecretInBody } from './secret-redaction';
-import { logControlPlaneOutcome } from './control-plane-log';
 import { scrapeVllmActivity } from './vllm-metrics-scrape';
 
 export { BROWSER_USER_AGENT } from './vllm-metrics-scrape';
@@ -54,41 +51,44 @@ export class RunPodClient {
   /** False while the API key is missing or blank: the safe boot state before the secret is mounted. */
   readonly isConfigured: boolean;
 
-  private readonly apiKey: string | null;
-  private readonly baseUrl: string;
   private readonly proxyUrlTemplate: string;
-  private readonly controlPlaneTimeouts: ExchangeTimeouts;
   private readonly metricsTimeouts: ExchangeTimeouts;
   private readonly maxMetricsBytes: number;
   private readonly logger: RunPodLogger;
   private readonly dispatcher: Dispatcher;
   private readonly ownedAgent: Agent | null;
   private readonly now: () => number;
-  private readonly onExchange: (exchange: RunPodExchange) => void;
+  private readonly transport: ControlPlaneTransport;
 
   constructor(options: RunPodClientOptions) {
     const key = options.apiKey?.trim() ?? '';
-    this.apiKey = key === '' ? null : key;
-    this.isConfigured = this.apiKey !== null;
-    this.baseUrl = options.baseUrl.trim().replace(/\/+$/, '');
+    const apiKey = key === '' ? null : key;
+    this.isConfigured = apiKey !== null;
     this.proxyUrlTemplate = options.proxyUrlTemplate.trim();
-    this.controlPlaneTimeouts = resolveTimeouts(options.timeouts, DEFAULT_CONTROL_PLANE_TIMEOUTS);
+    const controlPlaneTimeouts = resolveTimeouts(options.timeouts, DEFAULT_CONTROL_PLANE_TIMEOUTS);
     this.metricsTimeouts = resolveTimeouts(options.metricsTimeouts, DEFAULT_METRICS_TIMEOUTS);
     this.maxMetricsBytes = positiveOr(options.maxMetricsBytes, DEFAULT_MAX_METRICS_BYTES);
     this.logger = options.logger ?? SILENT_LOGGER;
     this.now = options.now ?? Date.now;
-    this.onExchange = options.onExchange ?? (() => undefined);
     if (options.dispatcher !== undefined) {
       this.dispatcher = options.dispatcher;
       this.ownedAgent = null;
     } else {
       this.ownedAgent = new Agent({
-        connect: { timeout: this.controlPlaneTimeouts.connectMs },
-        headersTimeout: this.controlPlaneTimeouts.headersMs,
-        bodyTimeout: this.controlPlaneTimeouts.bodyMs,
+        connect: { timeout: controlPlaneTimeouts.connectMs },
+        headersTimeout: controlPlaneTimeouts.headersMs,
+        bodyTimeout: controlPlaneTimeouts.bodyMs,
       });
       this.dispatcher = this.ownedAgent;
     }
+    this.transport = new ControlPlaneTransport({
+      apiKey,
+      baseUrl: options.baseUrl.trim().replace(/\/+$/, ''),
+      dispatcher: this.dispatcher,
+      timeouts: controlPlaneTimeouts,
+      logger: this.logger,
+      onExchange: options.onExchange ?? (() => undefined),
+    });
   }
 
   /** GET /catalog/gpus?include=AVAILABILITY&product=POD (product is required with the include). Empty on any failure. */
@@ -96,7 +96,7 @@ export class RunPodClient {
     if (!this.isConfigured) {
       return [];
     }
-    const outcome = await this.callControlPlane(
+    const outcome = await this.transport.call(
       'catalog',
       'GET',
       '/catalog/gpus?include=AVAILABILITY&product=POD',
@@ -111,7 +111,7 @@ export class RunPodClient {
     if (!this.isConfigured) {
       return { kind: 'unreadable', podId, reason: UNCONFIGURED };
     }
-    const outcome = await this.callControlPlane('observe', 'GET', podPath(podId), undefined, signal);
+    const outcome = await this.transport.call('observe', 'GET', podPath(podId), undefined, signal);
     return observationFromOutcome(podId, outcome);
   }
 
@@ -120,7 +120,7 @@ export class RunPodClient {
     if (!this.isConfigured) {
       return { kind: 'unreadable', reason: UNCONFIGURED };
     }
-    const outcome = await this.callControlPlane('list', 'GET', '/pods', undefined, signal);
+    const outcome = await this.transport.call('list', 'GET', '/pods', undefined, signal);
     const list = podListFromOutcome(outcome);
     if (list.kind === 'unreadable') {
       this.logger.warn({ op: 'list', reason: list.reason }, 'runpod pod list unreadable');
@@ -146,7 +146,7 @@ export class RunPodClient {
     if (!this.isConfigured) {
       return { httpStatus: 0, podId: null, retryAfterSeconds: null, detail: UNCONFIGURED };
     }
-    const outcome = await this.callControlPlane('create', 'POST', '/pods', createPodBody(req), signal);
+    const outcome = await this.transport.call('create', 'POST', '/pods', createPodBody(req), signal);
     return createResultFromOutcome(outcome, this.now());
   }
 
@@ -196,7 +196,7 @@ export class RunPodClient {
       timeouts: this.metricsTimeouts,
       maxBodyBytes: this.maxMetricsBytes,
       // Every scrape is one exchange: reported for metrics, then scrubbed.
-      scrub: (outcome) => this.scrub(this.reported('metrics', outcome)),
+      scrub: (outcome) => this.transport.readBack('metrics', outcome),
       logger: this.logger,
       logContext: { op: 'metrics', podId, port },
       signal,
@@ -218,60 +218,7 @@ export class RunPodClient {
     if (!this.isConfigured) {
       return { ok: false, httpStatus: 0, detail: UNCONFIGURED };
     }
-    return actionResultFromOutcome(await this.callControlPlane(op, method, path, body, signal));
-  }
-
-  private async callControlPlane(
-    op: string,
-    method: HttpMethod,
-    path: string,
-    body: string | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<ExchangeOutcome> {
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.apiKey ?? ''}`,
-      accept: 'application/json',
-    };
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-    }
-    const outcome = this.scrub(
-      await performExchange(this.dispatcher, {
-        method,
-        url: `${this.baseUrl}${path}`,
-        headers,
-        body,
-        timeouts: this.controlPlaneTimeouts,
-        maxBodyBytes: CONTROL_PLANE_MAX_BODY_BYTES,
-        signal,
-      }),
-    );
-    this.reported(op, outcome);
-    logControlPlaneOutcome(this.logger, op, method, path, outcome);
-    return outcome;
-  }
-
-  /** Tells the metrics hook; one that throws must not turn an answered call into a failed one. */
-  private reported(route: string, outcome: ExchangeOutcome): ExchangeOutcome {
-    const status =
-      outcome.kind === 'response'
-        ? String(outcome.status)
-        : outcome.reason === 'timeout'
-          ? 'timeout'
-          : 'error';
-    try {
-      this.onExchange({ route, status });
-    } catch {
-      // ignored: see above
-    }
-    return outcome;
-  }
-
-  /** Nothing read back from the network may carry the key further. */
-  private scrub(outcome: ExchangeOutcome): ExchangeOutcome {
-    return outcome.kind === 'failed'
-      ? { kind: 'failed', reason: redactSecret(outcome.reason, this.apiKey) }
-      : { ...outcome, body: redactSecretInBody(outcome.body, this.apiKey) };
+    return actionResultFromOutcome(await this.transport.call(op, method, path, body, signal));
   }
 }
 

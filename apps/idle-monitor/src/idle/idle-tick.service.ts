@@ -13,13 +13,11 @@ import {
 } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import {
-  mapBounded,
   type AppLogger,
   type BudgetLedger,
   type HeldIdleLock,
   type IdleRecord,
   type IdleStateStore,
-  type PublishTicket,
   type ProxyActivityStore,
   type PodEventSink,
   type StopService,
@@ -32,7 +30,9 @@ import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
 import { logReadiness, logTick } from './tick-log';
 import type { IdleControlPlane } from './volume-observation';
 import type { TickStatusEffects } from './tick-status-effects';
+import { fanOutTick } from './tick-fan-out';
 import { listedOf, observeTick, withProxyTraffic, type TickObservation } from './tick-observation';
+import { alreadyCounted, type TickContext } from './tick-context';
 
 export interface IdleTickDependencies {
   /** Also the tick's tuning: pods evaluated at once, the per-pod lock lease, the keep-alive read timeout. */
@@ -62,15 +62,6 @@ export type PodTickOutcome =
 
 const UNCONFIGURED: PodTickOutcome = { kind: 'skipped', why: 'unconfigured' };
 
-/** Which tick this is: its job id, when it was scheduled, and the job's cancellation. */
-export interface TickContext {
-  readonly tickId: string;
-  readonly scheduledAt: number | null;
-  readonly signal?: AbortSignal;
-  /** Where each pod's status snapshot stood before the list (see TickStatusEffects). */
-  readonly tickets?: ReadonlyMap<string, PublishTicket | null>;
-}
-
 /**
  * One idle tick: a single control-plane list serves every configured pod;
  * each pod is then evaluated under its own lock, so ticks of one pod never
@@ -88,15 +79,12 @@ export class IdleTickService {
     const { config, client } = this.deps;
     const pods = config.pods.filter((pod) => isPodConfigured(config, pod));
     const tick: TickContext = { tickId, scheduledAt, signal, tickets: await this.deps.status?.begin(pods) };
-    const evaluated = new Map<PodConfig, PodTickOutcome>();
+    let evaluated = new Map<PodConfig, PodTickOutcome>();
     if (pods.length > 0) {
       const list = await client.listPods(signal);
       // The same list serves the orphan sweep: pods of ours that no configured volume holds.
       if (list.kind === 'listed') await this.deps.orphans?.sweep(list.pods, signal);
-      const results = await mapBounded(pods, config.tuning.idleConcurrency, (pod) =>
-        this.tickPod(pod, list, tick),
-      );
-      pods.forEach((pod, i) => evaluated.set(pod, results[i]));
+      evaluated = await fanOutTick(pods, list, config.tuning, (pod) => this.tickPod(pod, list, tick));
     }
     // In config order; a pod without a volume (or every pod, without an API key) is not looked at.
     return new Map(config.pods.map((pod) => [pod.name, evaluated.get(pod) ?? UNCONFIGURED]));
@@ -239,13 +227,6 @@ export class IdleTickService {
     );
     return { kind: 'skipped', why: 'lock-lost' };
   }
-}
-
-/** The same tick re-run after a stall, or an older tick delivered after newer ones ran: counted or superseded. */
-function alreadyCounted(record: IdleRecord, tick: TickContext): boolean {
-  if (record.lastTickId === tick.tickId) return true;
-  const lastScheduled = record.lastTickScheduledAt ?? null;
-  return tick.scheduledAt !== null && lastScheduled !== null && tick.scheduledAt <= lastScheduled;
 }
 
 function settingsOf(config: PodwardenConfig, pod: PodConfig): IdleSettings {

@@ -15,7 +15,8 @@ import {
 } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import { errorMessage, withinTimeout, type IdleRecord } from '@podwarden/platform';
-import type { IdleTickDependencies, TickContext } from './idle-tick.service';
+import type { IdleTickDependencies } from './idle-tick.service';
+import type { TickContext } from './tick-context';
 import { warnManyPods } from './tick-log';
 import { observeVolume } from './volume-observation';
 

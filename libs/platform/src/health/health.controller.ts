@@ -5,8 +5,8 @@ import { RedisHealthIndicator } from './redis-health.indicator';
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly health: HealthCheckService,
-    private readonly redis: RedisHealthIndicator,
+    protected readonly health: HealthCheckService,
+    protected readonly redis: RedisHealthIndicator,
   ) {}
 
   /** The process is up and serving HTTP; says nothing about dependencies. */

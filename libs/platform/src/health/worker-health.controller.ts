@@ -2,6 +2,7 @@ import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { Registry } from 'prom-client';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
+import { HealthController } from './health.controller';
 import { RedisHealthIndicator } from './redis-health.indicator';
 import { WorkerState } from './worker-state';
 
@@ -12,23 +13,20 @@ import { WorkerState } from './worker-state';
  * that cannot.
  */
 @Controller('health')
-export class WorkerHealthController {
+export class WorkerHealthController extends HealthController {
   constructor(
-    private readonly health: HealthCheckService,
-    private readonly redis: RedisHealthIndicator,
+    health: HealthCheckService,
+    redis: RedisHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     @Inject(WorkerState) private readonly state: WorkerState,
-  ) {}
-
-  @Get('live')
-  @HealthCheck()
-  live() {
-    return this.health.check([]);
+  ) {
+    super(health, redis);
   }
 
+  /** live is the gateway's; ready adds the worker and, for the idle monitor, its ticks. */
   @Get('ready')
   @HealthCheck()
-  ready() {
+  override ready() {
     return this.health.check([
       () => this.redis.check(),
       () => this.workerCheck(),

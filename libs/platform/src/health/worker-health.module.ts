@@ -6,6 +6,7 @@ import { CONFIG, REDIS, REDIS_KEYS } from '../app/app-tokens';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
 import { WorkerMetrics } from '../metrics/worker-metrics';
 import type { RedisKeys } from '../redis/redis-keys';
+import { WorkerHostKit } from '../queues/tracked-worker-host';
 import { RedisHealthIndicator } from './redis-health.indicator';
 import { WorkerHealthController, WorkerMetricsController } from './worker-health.controller';
 import { WorkerState } from './worker-state';
@@ -20,7 +21,8 @@ export interface WorkerHealthOptions {
 /**
  * A worker's health and metrics on HEALTH_PORT: /health/live, /health/ready
  * and /metrics. Global, so the app's processor can inject WorkerState (to
- * attach its BullMQ worker, report ticks) and WorkerMetrics. Needs PlatformModule.
+ * attach its BullMQ worker, report ticks) and WorkerMetrics, or the
+ * WorkerHostKit that carries both. Needs PlatformModule.
  */
 @Global()
 @Module({})
@@ -44,8 +46,9 @@ export class WorkerHealthModule {
             new WorkerMetrics(metrics, options.app, () => state.tickAgeSeconds()),
           inject: [PodwardenMetrics, WorkerState],
         },
+        WorkerHostKit,
       ],
-      exports: [WorkerState, WorkerMetrics],
+      exports: [WorkerState, WorkerMetrics, WorkerHostKit],
     };
   }
 }

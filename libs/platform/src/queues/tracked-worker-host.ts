@@ -1,0 +1,65 @@
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { WorkerHost } from '@nestjs/bullmq';
+import type { PodwardenConfig } from '@podwarden/policies';
+import { CONFIG, LOGGER } from '../app/app-tokens';
+import { WorkerState } from '../health/worker-state';
+import type { AppLogger } from '../logging/logger';
+import { WorkerMetrics } from '../metrics/worker-metrics';
+import { closeWorkerWithinGrace, type WorkerShutdown } from './close-worker';
+import { RunningJobs } from './running-jobs';
+
+/** What every processor uses besides its own work: config, the logger, readiness and job metrics. */
+@Injectable()
+export class WorkerHostKit {
+  constructor(
+    @Inject(CONFIG) readonly config: PodwardenConfig,
+    @Inject(LOGGER) readonly logger: AppLogger,
+    readonly state: WorkerState,
+    readonly metrics: WorkerMetrics,
+  ) {}
+}
+
+/**
+ * The lifecycle every podwarden processor shares: its BullMQ worker feeds
+ * readiness from bootstrap on, the jobs it runs are tracked, and shutdown
+ * gives them SHUTDOWN_GRACE_MS, then hands any still running back (see
+ * closeWorkerWithinGrace).
+ */
+export abstract class TrackedWorkerHost
+  extends WorkerHost
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  private readonly running = new RunningJobs();
+
+  protected constructor(
+    protected readonly kit: WorkerHostKit,
+    private readonly handBack: Pick<WorkerShutdown, 'what' | 'handBackMessage'>,
+  ) {
+    super();
+  }
+
+  /** Tracks a job's work until it settles, so shutdown can wait for it; returns it unchanged. */
+  protected track<T>(work: Promise<T>): Promise<T> {
+    return this.running.track(work);
+  }
+
+  onApplicationBootstrap(): void {
+    this.kit.state.attach(this.worker);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await closeWorkerWithinGrace({
+      worker: this.worker,
+      running: this.running,
+      graceMs: this.kit.config.tuning.shutdownGraceMs,
+      probeMs: this.kit.config.tuning.redisReadTimeoutMs,
+      logger: this.kit.logger,
+      ...this.handBack,
+    });
+  }
+}
