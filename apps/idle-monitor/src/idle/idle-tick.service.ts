@@ -13,7 +13,6 @@ import {
 } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import {
-  mapBounded,
   type AppLogger,
   type BudgetLedger,
   type HeldIdleLock,
@@ -31,6 +30,7 @@ import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
 import { logReadiness, logTick } from './tick-log';
 import type { IdleControlPlane } from './volume-observation';
 import type { TickStatusEffects } from './tick-status-effects';
+import { fanOutTick } from './tick-fan-out';
 import { listedOf, observeTick, withProxyTraffic, type TickObservation } from './tick-observation';
 import { alreadyCounted, type TickContext } from './tick-context';
 
@@ -79,15 +79,12 @@ export class IdleTickService {
     const { config, client } = this.deps;
     const pods = config.pods.filter((pod) => isPodConfigured(config, pod));
     const tick: TickContext = { tickId, scheduledAt, signal, tickets: await this.deps.status?.begin(pods) };
-    const evaluated = new Map<PodConfig, PodTickOutcome>();
+    let evaluated = new Map<PodConfig, PodTickOutcome>();
     if (pods.length > 0) {
       const list = await client.listPods(signal);
       // The same list serves the orphan sweep: pods of ours that no configured volume holds.
       if (list.kind === 'listed') await this.deps.orphans?.sweep(list.pods, signal);
-      const results = await mapBounded(pods, config.tuning.idleConcurrency, (pod) =>
-        this.tickPod(pod, list, tick),
-      );
-      pods.forEach((pod, i) => evaluated.set(pod, results[i]));
+      evaluated = await fanOutTick(pods, list, config.tuning, (pod) => this.tickPod(pod, list, tick));
     }
     // In config order; a pod without a volume (or every pod, without an API key) is not looked at.
     return new Map(config.pods.map((pod) => [pod.name, evaluated.get(pod) ?? UNCONFIGURED]));

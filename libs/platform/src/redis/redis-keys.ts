@@ -31,6 +31,10 @@ export class RedisKeys {
   wakeStopped(volumeId: string): string {
     return `${this.prefix}:wake-stopped:${volumeId}`;
   }
+  /** The fencing token of an attempt's first acquisition of the gate (string, TTL): stops fence its re-deliveries. */
+  wakeFirstToken(attemptId: string): string {
+    return `${this.prefix}:wake-first-token:${attemptId}`;
+  }
   /** Hash of billable intents without an outcome yet (the write-ahead log), keyed by intent id. */
   billableIntents(podName: string): string {
     return this.pod('billable-intents', podName);

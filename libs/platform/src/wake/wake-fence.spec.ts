@@ -64,6 +64,18 @@ describe('the fenced wake gate', () => {
     expect(await after.check()).toBe('held');
   });
 
+  it('a job re-delivered after an operator stop (its waker died) is stopped too, not a fresh wake', async () => {
+    const first = await acquire('job-d');
+    await gate.stopWakes(vol);
+    const redelivered = fenceOf(await acquire('job-d'));
+
+    expect(redelivered.lease.firstToken).toBe(first.token);
+    expect(await redelivered.check()).toBe('stopped');
+    await gate.leave(vol, redelivered.lease);
+    const fresh = fenceOf(await acquire('job-after-stop'));
+    expect(await fresh.check()).toBe('held');
+  });
+
   it('a lapsed lease (no stop) reads as lost, and a Redis error fails closed', async () => {
     const lapsed = fenceOf(await acquire('job-l'));
     await redis.del(keys.wakeLock(vol));
@@ -73,7 +85,7 @@ describe('the fenced wake gate', () => {
       { eval: () => Promise.reject(new Error('connection lost')) } as unknown as Redis,
       keys,
       vol,
-      { attemptId: 'job-x', token: 1 },
+      { attemptId: 'job-x', token: 1, firstToken: 1 },
     );
     expect(await broken.check()).toBe('lost');
   });

@@ -8,6 +8,8 @@ export type FenceState = 'held' | 'stopped' | 'lost';
 export interface GateLease {
   readonly attemptId: string;
   readonly token: number;
+  /** The token of the attempt's first acquisition: an operator's stop after it stops every re-delivery. */
+  readonly firstToken: number;
 }
 
 export function leaseValue(lease: GateLease): string {
@@ -20,10 +22,11 @@ export function attemptOfValue(value: string): string {
   return hash < 0 ? value : value.slice(0, hash);
 }
 
+// Stopped first: a re-delivered attempt holds the gate again, yet an operator stopped it.
 const CHECK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end
 local stopped = tonumber(redis.call('GET', KEYS[2]) or '0')
 if stopped > tonumber(ARGV[2]) then return 2 end
+if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end
 return 0`;
 
 /** Thrown before a billable call the run may no longer make; the run ends without calling RunPod. */
@@ -78,7 +81,7 @@ export class WakeFence {
         this.keys.wakeLock(this.volumeId),
         this.keys.wakeStopped(this.volumeId),
         leaseValue(this.lease),
-        this.lease.token,
+        this.lease.firstToken,
       )) as number;
     } catch {
       // Unreadable is never "still ours": fail closed.

@@ -8,12 +8,14 @@ import { attemptOfValue, leaseValue, WakeFence, type GateLease } from './wake-fe
 export type GateEntry = { kind: 'acquired'; lease: GateLease } | { kind: 'held'; holderAttemptId: string };
 
 // Free, or held by this same attempt (a re-delivered job): take it with the next fencing token.
+// The attempt's first token is kept (KEYS[3]): a stop after it fences every re-delivery too.
 const ACQUIRE = `
 local holder = redis.call('GET', KEYS[1])
 if (not holder) or holder == ARGV[1] or string.sub(holder, 1, #ARGV[1] + 1) == ARGV[1] .. '#' then
   local token = redis.call('INCR', KEYS[2])
   redis.call('SET', KEYS[1], ARGV[1] .. '#' .. token, 'PX', ARGV[2])
-  return {1, tostring(token)}
+  redis.call('SET', KEYS[3], token, 'NX', 'EX', ARGV[3])
+  return {1, tostring(token), tostring(redis.call('GET', KEYS[3]) or token)}
 end
 return {0, holder}`;
 
@@ -38,7 +40,9 @@ const MIN_RENEW_INTERVAL_MS = 100;
  * job that BullMQ hands to a second worker. Every acquisition takes a new
  * fencing token (Redis INCR) and the gate holds `attempt#token`: a re-delivered
  * job (same attempt id) takes the gate back with a new token, and the old run,
- * if still alive, fails its fence check before any billable call.
+ * if still alive, fails its fence check before any billable call. An
+ * operator's stop fences the attempt for good: a re-delivery after it (its
+ * waker died) is judged on the attempt's first token and ends as stopped.
  */
 export class WakeGate {
   constructor(
@@ -49,16 +53,18 @@ export class WakeGate {
   ) {}
 
   async enter(volumeId: string, attemptId: string, ttlMs: number): Promise<GateEntry> {
-    const [acquired, value] = (await this.redis.eval(
+    const [acquired, value, first] = (await this.redis.eval(
       ACQUIRE,
-      2,
+      3,
       this.keys.wakeLock(volumeId),
       this.keys.wakeFence(volumeId),
+      this.keys.wakeFirstToken(attemptId),
       attemptId,
       ttlMs,
-    )) as [number, string];
+      STOP_MARK_SECONDS,
+    )) as [number, string, string?];
     return acquired === 1
-      ? { kind: 'acquired', lease: { attemptId, token: Number(value) } }
+      ? { kind: 'acquired', lease: { attemptId, token: Number(value), firstToken: Number(first ?? value) } }
       : { kind: 'held', holderAttemptId: attemptOfValue(value) };
   }
 

@@ -57,6 +57,7 @@ describe('parseConfig defaults', () => {
     ['RIG_INFERENCE_TOKEN unset ⇒ null', (c) => c.pods[0].inferenceToken, null],
     ['WAKE_CONCURRENCY', (c) => c.tuning.wakeConcurrency, 8],
     ['IDLE_CONCURRENCY', (c) => c.tuning.idleConcurrency, 4],
+    ['IDLE_QUIET_CONCURRENCY', (c) => c.tuning.idleQuietConcurrency, 32],
     ['IDLE_POD_LOCK_MS', (c) => c.tuning.idlePodLockMs, 5000],
     ['SHUTDOWN_GRACE_MS', (c) => c.tuning.shutdownGraceMs, 10000],
     ['REDIS_READ_TIMEOUT_MS', (c) => c.tuning.redisReadTimeoutMs, 1500],

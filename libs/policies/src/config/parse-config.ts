@@ -190,6 +190,7 @@ function readTuning(env: Environment, warnings: string[]): TuningConfig {
   return {
     wakeConcurrency: count('WAKE_CONCURRENCY', DEFAULTS.WAKE_CONCURRENCY),
     idleConcurrency: count('IDLE_CONCURRENCY', DEFAULTS.IDLE_CONCURRENCY),
+    idleQuietConcurrency: count('IDLE_QUIET_CONCURRENCY', DEFAULTS.IDLE_QUIET_CONCURRENCY),
     idlePodLockMs: ms('IDLE_POD_LOCK_MS', DEFAULTS.IDLE_POD_LOCK_MS),
     shutdownGraceMs: ms('SHUTDOWN_GRACE_MS', DEFAULTS.SHUTDOWN_GRACE_MS),
     redisReadTimeoutMs: ms('REDIS_READ_TIMEOUT_MS', DEFAULTS.REDIS_READ_TIMEOUT_MS),

@@ -9,3 +9,4 @@ export * from './seen-up';
 export * from './idle-events';
 export * from './orphan-sweep';
 export * from './never-ran';
+export * from './tick-lane';

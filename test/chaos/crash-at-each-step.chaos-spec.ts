@@ -1,0 +1,226 @@
+import { eventually } from '../support/app-process';
+import { clearSimCalls, injectFault, resetSim, seedPod, simPods, simWrites } from '../support/sim-admin';
+import { Stack } from '../support/stack';
+import { REDIS_URL, TEST_OPERATOR_TOKEN } from '../support/test-env';
+import { FAST_IDLE_ENV, IDLE_TEST_TIMINGS } from '../idle/support/idle-harness';
+import { expectCleanAudit, settledAudit } from './support/audit';
+import { chaosCase, knownGapCase, startOn } from './support/chaos-case';
+import { restartGateway, simAnswered, wakeReaches } from './support/crash-probes';
+
+/**
+ * kill -9 of each app at the steps of a wake the first crash spec does not
+ * reach: the waker before its create and during a terminate, the waker while
+ * an operator's stop lands on its wake, the gateway during a manual stop and
+ * the idle monitor during an idle stop. A delay fault on the step's RunPod
+ * call holds the app inside the step while it dies; the call still takes
+ * effect on RunPod's side, as a real one would. Then the app comes back and
+ * the audit runs.
+ */
+const SLOW_BOOT = {
+  provisioningMs: 4000,
+  startingMs: 500,
+  gpuAttachMs: 100,
+  modelLoadMs: 500,
+  chatMs: 200,
+  terminateMs: 0,
+};
+
+type Action = { action: string; podId: string | null; detail: string | null };
+type LastWake = { attemptId: string; outcome: string } | null;
+
+const lastWake = async (stack: Stack): Promise<LastWake> =>
+  (await stack.api<{ lastWake: LastWake }>('GET', '/api/pods/qwen')).body.lastWake;
+const history = async (stack: Stack): Promise<Action[]> =>
+  (await stack.api<{ actions: Action[] }>('GET', '/api/pods/qwen/history?limit=100')).body.actions;
+const billing = async (stack: Stack) =>
+  (await simPods(stack)).filter((p) => !['EXITED', 'TERMINATED'].includes(p.status));
+
+describe('chaos: kill -9 the waker at each step', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({
+      name: 'chaos-steps',
+      wakers: 1,
+      env: { WAKE_JOB_LOCK_MS: '2000', WAKE_REQUEST_WAIT_SECONDS: '2' },
+    });
+  });
+  afterAll(() => stack?.stop());
+
+  const beginCase = async (patch: Record<string, unknown> = {}): Promise<number> => {
+    await resetSim(stack, { timings: SLOW_BOOT, ...patch });
+    await clearSimCalls(stack);
+    return Date.now();
+  };
+
+  const wakeEnded = (before: LastWake) =>
+    eventually(
+      async () => {
+        const seen = await lastWake(stack);
+        return seen !== null && seen.attemptId !== before?.attemptId ? seen : undefined;
+      },
+      120_000,
+      'the wake recorded',
+    );
+
+  chaosCase(
+    'kill -9 the waker before its create (reading the catalog), restart it: one create',
+    true,
+    async () => {
+      const since = await beginCase();
+      const before = await lastWake(stack);
+      await injectFault(stack, { route: 'catalog', kind: 'delay', delayMs: 5000 });
+      void startOn(stack.gatewayUrl, TEST_OPERATOR_TOKEN);
+      await wakeReaches(stack, REDIS_URL, 'reading the GPU catalog');
+      await stack.wakers[stack.wakers.length - 1].kill9();
+      expect((await simWrites(stack)).filter((w) => w === 'POST /pods')).toEqual([]);
+      await stack.startWaker();
+      const wake = await wakeEnded(before);
+
+      expect(wake.outcome).toBe('Succeeded');
+      expect(await simWrites(stack)).toEqual(['POST /pods']);
+      expect(await billing(stack)).toHaveLength(1);
+      expect((await history(stack)).filter((a) => a.action === 'Create')).toHaveLength(1);
+      expectCleanAudit(await settledAudit(stack, since));
+    },
+  );
+
+  chaosCase(
+    'kill -9 the waker during the terminate of a stale pod, restart it: one pod bills',
+    true,
+    async () => {
+      const since = await beginCase({ listOrder: 'stale-first' });
+      const stale = await seedPod(stack, { status: 'EXITED' });
+      await injectFault(stack, { route: 'action', podId: stale, kind: 'status', status: 500 });
+      await injectFault(stack, { route: 'terminate', podId: stale, kind: 'delay', delayMs: 5000 });
+      void startOn(stack.gatewayUrl, TEST_OPERATOR_TOKEN);
+      await wakeReaches(stack, REDIS_URL, `terminating stale pod ${stale}`, 120_000);
+      await stack.wakers[stack.wakers.length - 1].kill9();
+      await stack.startWaker();
+      await eventually(
+        async () => {
+          // Terminated, or already gone from the API (the simulator drops it after terminateMs).
+          const seen = (await simPods(stack)).find((p) => p.id === stale);
+          return seen === undefined || seen.status === 'TERMINATED' ? true : undefined;
+        },
+        60_000,
+        'the stale pod terminated',
+      );
+      // The re-delivered job re-reads the volume and finds the replacement serving.
+      await eventually(
+        async () => ((await history(stack)).some((a) => a.action === 'Terminate') ? true : undefined),
+        120_000,
+        'the terminate in the history',
+      );
+
+      // The killed waker's DELETE is still held by the fault: every Terminate row must meet its call.
+      const terminates = (await history(stack)).filter((a) => a.action === 'Terminate').length;
+      await eventually(
+        async () =>
+          (await simWrites(stack)).filter((w) => w.startsWith('DELETE')).length >= terminates
+            ? true
+            : undefined,
+        30_000,
+        'the delayed terminate answered',
+      );
+      const writes = await simWrites(stack);
+      expect(writes.filter((w) => w === 'POST /pods')).toHaveLength(1);
+      expect(writes.filter((w) => w.startsWith('DELETE')).every((w) => w === `DELETE /pods/${stale}`)).toBe(
+        true,
+      );
+      const up = await billing(stack);
+      expect(up).toHaveLength(1);
+      expect(up[0].id).not.toBe(stale);
+      expectCleanAudit(await settledAudit(stack, since));
+    },
+  );
+
+  chaosCase(
+    'an operator stop during a wake, the waker killed (-9) while it lands and restarted: nothing bills',
+    true,
+    async () => {
+      const since = await beginCase();
+      void startOn(stack.gatewayUrl, TEST_OPERATOR_TOKEN);
+      await eventually(
+        async () => ((await simWrites(stack)).includes('POST /pods') ? true : undefined),
+        60_000,
+        'the create',
+      );
+      const [created] = await simPods(stack);
+      await injectFault(stack, { route: 'action', podId: created.id, kind: 'delay', delayMs: 3000 });
+      const stopped = stack.api('POST', '/api/pods/qwen/stop', { token: 'operator' });
+      await stack.wakers[stack.wakers.length - 1].kill9();
+      expect((await stopped).status).toBe(200);
+      await stack.startWaker();
+      // Long enough for the re-delivered job to run (lock 2 s, stall check) and for a boot.
+      await new Promise((r) => setTimeout(r, 15_000));
+
+      expect(await billing(stack)).toEqual([]);
+      expect((await simWrites(stack)).filter((w) => w === 'POST /pods')).toHaveLength(1);
+      const report = await settledAudit(stack, since);
+      expect(report.billing).toEqual([]);
+      expectCleanAudit(report);
+    },
+  );
+
+  knownGapCase(
+    'kill -9 the gateway during a manual stop, restart it: the stop is in the history',
+    async () => {
+      const since = await beginCase();
+      const podId = await seedPod(stack, { status: 'RUNNING' });
+      await injectFault(stack, { route: 'action', podId, kind: 'delay', delayMs: 5000 });
+      const stopping = fetch(`${stack.gatewayUrl}/api/pods/qwen/stop`, {
+        method: 'POST',
+        headers: { 'X-Rig-Operator-Token': TEST_OPERATOR_TOKEN },
+      }).catch(() => null);
+      await simAnswered(stack, 'GET', '/pods');
+      await new Promise((r) => setTimeout(r, 500));
+      await stack.gateway?.kill9();
+      await stopping;
+      await eventually(
+        async () => ((await simWrites(stack)).includes(`POST /pods/${podId}/action stop`) ? true : undefined),
+        30_000,
+        'the stop taking effect',
+      );
+      await restartGateway(stack, 'chaos-steps-gateway2');
+
+      expect(await billing(stack)).toEqual([]);
+      const report = await settledAudit(stack, since);
+      expect(report.billing).toEqual([]);
+      expectCleanAudit(report);
+    },
+  );
+});
+
+describe('chaos: kill -9 the idle monitor during its stop', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await Stack.start({ name: 'chaos-idlestop', idleMonitors: 1, env: FAST_IDLE_ENV });
+  });
+  afterAll(() => stack?.stop());
+
+  knownGapCase('kill -9 the idle monitor while its stop is in flight, start another: one stop', async () => {
+    await resetSim(stack, { timings: IDLE_TEST_TIMINGS });
+    await clearSimCalls(stack);
+    const since = Date.now();
+    const podId = await seedPod(stack, { status: 'RUNNING' });
+    await injectFault(stack, { route: 'action', podId, kind: 'delay', delayMs: 5000 });
+    await stack.idleMonitors[0].waitForMessage(`stopping ${podId}`, 120_000);
+    await stack.idleMonitors[0].kill9();
+    await stack.startIdleMonitor();
+    await eventually(
+      async () => ((await simWrites(stack)).includes(`POST /pods/${podId}/action stop`) ? true : undefined),
+      30_000,
+      'the stop taking effect',
+    );
+    // Let the replacement tick on: it must see the pod down and stop nothing more.
+    await stack.idleMonitors[1].waitForMessage('idle tick', 30_000);
+    await new Promise((r) => setTimeout(r, 5000));
+
+    expect(await simWrites(stack)).toEqual([`POST /pods/${podId}/action stop`]);
+    const report = await settledAudit(stack, since);
+    expect(report.billing).toEqual([]);
+    expectCleanAudit(report);
+  });
+});
