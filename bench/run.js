@@ -53,6 +53,14 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/** The BENCH_* knobs this run was given, as they would be typed before the command. */
+function benchEnv() {
+  return Object.entries(process.env)
+    .filter(([key]) => key.startsWith('BENCH_') && key !== 'BENCH_DEBUG')
+    .map(([key, value]) => `${key}=${/^[\w./:=,-]*$/.test(value) ? value : JSON.stringify(value)} `)
+    .join('');
+}
+
 async function main() {
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((name) => !BENCHMARKS.some((b) => b.name === name));
@@ -78,7 +86,7 @@ async function main() {
     const block = [
       `#### Run of ${new Date(started).toISOString().replace(/\.\d+Z$/, 'Z')} (${seconds} s)`,
       '',
-      `Command: \`node bench/run.js ${bench.name}\` · machine: ${machine}`,
+      `Command: \`${benchEnv()}node bench/run.js ${bench.name}\` · machine: ${machine}`,
       '',
       markdown,
     ].join('\n');

@@ -49,9 +49,13 @@ class AppProcess {
     running.add(this);
   }
 
-  static start(app, env, label = app) {
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', app, 'main.js')], {
-      cwd: ROOT,
+  /** `root`: whose dist/ to run (another checkout's build, to measure a baseline side by side). */
+  static start(app, env, label = app, root = ROOT) {
+    // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every app but the simulator when it exits.
+    const profile = process.env.BENCH_CPU_PROF && app !== 'runpod-sim';
+    const args = profile ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const child = spawn(process.execPath, [...args, join(root, 'dist', 'apps', app, 'main.js')], {
+      cwd: root,
       env: { PATH: process.env.PATH || '', NODE_ENV: 'production', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,7 +1,8 @@
 'use strict';
 // The system under benchmark as real processes: the simulator, the gateway, N
 // wakers and M idle monitors on one Redis under a prefix of their own. A plain
-// JavaScript copy of the minimum of test/support/stack.ts.
+// JavaScript copy of the minimum of test/support/stack.ts. `root` runs another
+// checkout's built apps (a baseline); the simulator is always this checkout's.
 const { randomBytes } = require('node:crypto');
 const { AppProcess, eventually } = require('./app-process');
 const { freePort } = require('./free-port');
@@ -82,7 +83,7 @@ class Stack {
     for (let i = 0; i < (this.options.idleMonitors || 0); i++)
       waits.push(this.startWorker('idle-monitor', 'idle monitor ticking'));
     if (this.options.gateway !== false) {
-      this.gateway = AppProcess.start('gateway', this.env, `${this.options.name}-gateway`);
+      this.gateway = AppProcess.start('gateway', this.env, `${this.options.name}-gateway`, this.options.root);
       waits.push(
         eventually(
           async () => ((await fetch(`${this.gatewayUrl}/health/ready`)).ok ? true : undefined),
@@ -97,7 +98,12 @@ class Stack {
 
   async startWorker(app, readyMessage) {
     const list = app === 'waker' ? this.wakers : this.idleMonitors;
-    const worker = AppProcess.start(app, this.env, `${this.options.name}-${app}${list.length}`);
+    const worker = AppProcess.start(
+      app,
+      this.env,
+      `${this.options.name}-${app}${list.length}`,
+      this.options.root,
+    );
     list.push(worker);
     await worker.waitForMessage(readyMessage, 30_000);
     return worker;

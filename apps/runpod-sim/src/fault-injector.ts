@@ -41,6 +41,7 @@ export const FAULT_KINDS = [
   'late-answer',
   'huge-body',
   'slow-drip',
+  'ignore',
 ] as const;
 export type FaultKindName = (typeof FAULT_KINDS)[number];
 
@@ -77,7 +78,9 @@ export type FaultSpec =
   /** /metrics answers 200 with idle-looking vLLM gauges, then `bytes` of comment lines (streamed). */
   | { readonly kind: 'huge-body'; readonly bytes: number }
   /** /metrics answers 200 at once, then one short line every `intervalMs` real ms for `durationMs`. */
-  | { readonly kind: 'slow-drip'; readonly intervalMs: number; readonly durationMs: number };
+  | { readonly kind: 'slow-drip'; readonly intervalMs: number; readonly durationMs: number }
+  /** An action is answered 200 with the pod as it is, and nothing happens (a stop RunPod accepts but ignores). */
+  | { readonly kind: 'ignore' };
 
 export interface PendingFault {
   readonly id: number;
@@ -101,6 +104,7 @@ const ROUTES_FOR_KIND: Partial<Record<FaultKindName, readonly FaultRoute[]>> = {
   'late-answer': ['create'],
   'huge-body': ['metrics'],
   'slow-drip': ['metrics'],
+  ignore: ['action'],
 };
 
 export function parseFault(raw: unknown): ShapeResult<Omit<PendingFault, 'id'>> {
@@ -196,6 +200,7 @@ function readSpec(kind: FaultKindName, record: Record<string, unknown>): FaultSp
     case 'bare-404':
     case 'no-id':
     case 'unreadable':
+    case 'ignore':
       return { kind };
   }
 }

@@ -13,7 +13,6 @@ import {
 } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import {
-  mapBounded,
   type AppLogger,
   type BudgetLedger,
   type HeldIdleLock,
@@ -26,11 +25,13 @@ import {
 import { settleRun } from './budget-settlement';
 import { stopNeverRan } from './never-ran-stop';
 import type { OrphanReaper } from './orphan-reaper';
+import type { StopConfirmer } from './stop-confirmer';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
 import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
 import { logReadiness, logTick } from './tick-log';
 import type { IdleControlPlane } from './volume-observation';
 import type { TickStatusEffects } from './tick-status-effects';
+import { fanOutTick } from './tick-fan-out';
 import { listedOf, observeTick, withProxyTraffic, type TickObservation } from './tick-observation';
 import { alreadyCounted, type TickContext } from './tick-context';
 
@@ -54,6 +55,8 @@ export interface IdleTickDependencies {
   readonly ledger?: Pick<BudgetLedger, 'settle'>;
   /** Terminates prefixed pods on no configured volume, from the tick's own list. */
   readonly orphans?: Pick<OrphanReaper, 'sweep'>;
+  /** Follows accepted stops in the same list until their pods are seen down; re-stops those that are not. */
+  readonly confirmations?: Pick<StopConfirmer, 'check'>;
 }
 
 export type PodTickOutcome =
@@ -79,15 +82,14 @@ export class IdleTickService {
     const { config, client } = this.deps;
     const pods = config.pods.filter((pod) => isPodConfigured(config, pod));
     const tick: TickContext = { tickId, scheduledAt, signal, tickets: await this.deps.status?.begin(pods) };
-    const evaluated = new Map<PodConfig, PodTickOutcome>();
+    let evaluated = new Map<PodConfig, PodTickOutcome>();
     if (pods.length > 0) {
+      const listedAt = this.deps.now();
       const list = await client.listPods(signal);
-      // The same list serves the orphan sweep: pods of ours that no configured volume holds.
+      // The same list serves the orphan sweep (pods of ours no configured volume holds) and confirmed stops.
       if (list.kind === 'listed') await this.deps.orphans?.sweep(list.pods, signal);
-      const results = await mapBounded(pods, config.tuning.idleConcurrency, (pod) =>
-        this.tickPod(pod, list, tick),
-      );
-      pods.forEach((pod, i) => evaluated.set(pod, results[i]));
+      await this.deps.confirmations?.check(pods, list, listedAt);
+      evaluated = await fanOutTick(pods, list, config.tuning, (pod) => this.tickPod(pod, list, tick));
     }
     // In config order; a pod without a volume (or every pod, without an API key) is not looked at.
     return new Map(config.pods.map((pod) => [pod.name, evaluated.get(pod) ?? UNCONFIGURED]));

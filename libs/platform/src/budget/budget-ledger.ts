@@ -92,9 +92,10 @@ export class BudgetLedger {
    * the settled micro-dollars, or null when nothing was open.
    */
   async settle(podName: string, upSince: number | null, now: number): Promise<number | null> {
-    const open = await this.open();
-    const reservation = open.get(podName.toLowerCase());
-    if (reservation === undefined) return null;
+    // One field, not the whole hash: every tick settles every pod seen down, most with nothing open.
+    const raw = await this.redis.hget(this.keys.budgetOpen(), podName.toLowerCase());
+    if (raw === null) return null;
+    const reservation = JSON.parse(raw) as OpenReservation;
     const from = upSince !== null && upSince >= reservation.at ? upSince : reservation.at;
     const micros = uptimeMicros(reservation.pricePerHour, from, now);
     const settled = await this.redis.eval(

@@ -75,6 +75,8 @@ export interface PodwardenConfig {
   };
   podNamePrefix: string;
   orphanGraceMinutes: number;
+  /** Confirmed stops: ticks a stopped pod may still be seen up before a re-stop, and how many re-stops. */
+  stopConfirm: { ticks: number; maxRestops: number };
   /** Null ⇒ no daily budget. A set value that does not parse refuses the whole config. */
   dailyBudgetUsd: number | null;
   /** The longest keep-alive one request may set, in minutes (≤ 1440). */
@@ -90,6 +92,8 @@ export interface TuningConfig {
   readonly wakeConcurrency: number;
   /** Pods one idle tick evaluates at once, and pods of one volume scraped at once. */
   readonly idleConcurrency: number;
+  /** Pods one idle tick evaluates at once whose volume the list shows empty: Redis work only, no RunPod or proxy call. */
+  readonly idleQuietConcurrency: number;
   /** Lease of the per-pod idle lock; renewed while a tick runs, so a dead holder frees the pod within it. */
   readonly idlePodLockMs: number;
   /** How long a worker waits for its running job at shutdown before handing it back for re-delivery. */

@@ -165,6 +165,22 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
       DEFAULTS.ORPHAN_GRACE_MINUTES,
       warnings,
     ),
+    stopConfirm: {
+      ticks: readGuard(
+        env,
+        'STOP_CONFIRM_TICKS',
+        GUARD_RULES.positiveInteger,
+        DEFAULTS.STOP_CONFIRM_TICKS,
+        warnings,
+      ),
+      maxRestops: readGuard(
+        env,
+        'STOP_CONFIRM_MAX_RESTOPS',
+        GUARD_RULES.nonNegativeInteger,
+        DEFAULTS.STOP_CONFIRM_MAX_RESTOPS,
+        warnings,
+      ),
+    },
     dailyBudgetUsd: budget.value,
     keepAliveMaxMinutes: readGuard(
       env,
@@ -190,6 +206,7 @@ function readTuning(env: Environment, warnings: string[]): TuningConfig {
   return {
     wakeConcurrency: count('WAKE_CONCURRENCY', DEFAULTS.WAKE_CONCURRENCY),
     idleConcurrency: count('IDLE_CONCURRENCY', DEFAULTS.IDLE_CONCURRENCY),
+    idleQuietConcurrency: count('IDLE_QUIET_CONCURRENCY', DEFAULTS.IDLE_QUIET_CONCURRENCY),
     idlePodLockMs: ms('IDLE_POD_LOCK_MS', DEFAULTS.IDLE_POD_LOCK_MS),
     shutdownGraceMs: ms('SHUTDOWN_GRACE_MS', DEFAULTS.SHUTDOWN_GRACE_MS),
     redisReadTimeoutMs: ms('REDIS_READ_TIMEOUT_MS', DEFAULTS.REDIS_READ_TIMEOUT_MS),
