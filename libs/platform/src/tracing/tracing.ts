@@ -1,4 +1,3 @@
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
@@ -8,6 +7,7 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { BullMQOtel } from 'bullmq-otel';
+import { otlpTraceExporter } from './otlp-exporter';
 import { RedactingSpanExporter } from './redacting-exporter';
 import { withinTimeout } from '../util/within-timeout';
 
@@ -34,8 +34,8 @@ function secretsOf(env: NodeJS.ProcessEnv): Array<string | undefined> {
  * middleware), of the BullMQ jobs (bullmq-otel carries the context from the
  * gateway's add to the waker's process) and of every RunPod call (undici).
  * Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (the OTLP exporter reads it,
- * and OTEL_EXPORTER_OTLP_HEADERS, itself); every span goes through the
- * redacting exporter first.
+ * and OTEL_EXPORTER_OTLP_HEADERS, itself; OTEL_EXPORTER_OTLP_PROTOCOL picks
+ * http/json or http/protobuf); every span goes through the redacting exporter first.
  */
 export function startTracing(app: string, options: TracingOptions = {}): Tracing | null {
   const env = options.env ?? process.env;
@@ -43,7 +43,7 @@ export function startTracing(app: string, options: TracingOptions = {}): Tracing
   if (options.exporter === undefined && endpoint === '') return null;
   const processor: SpanProcessor =
     options.exporter === undefined
-      ? new BatchSpanProcessor(new RedactingSpanExporter(new OTLPTraceExporter(), secretsOf(env)))
+      ? new BatchSpanProcessor(new RedactingSpanExporter(otlpTraceExporter(env), secretsOf(env)))
       : new SimpleSpanProcessor(new RedactingSpanExporter(options.exporter, secretsOf(env)));
   const sdk = new NodeSDK({
     serviceName: `podwarden-${app}`,
