@@ -51,6 +51,12 @@ describe('the operator console in a browser', () => {
     expect(answer?.status()).toBe(200);
     expect(answer?.headers()['content-security-policy']).toContain("script-src 'self'");
     expect(await page.locator('script:not([src])').count()).toBe(0);
+    // The built console serves its script minified (scripts/minify-console.js), under the same CSP.
+    const script = await fetch(`${stack.gatewayUrl}/console/console.js`);
+    expect(script.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const code = await script.text();
+    expect(code).not.toContain('// The operator console');
+    expect(Buffer.byteLength(code)).toBeLessThan(10 * 1024);
     await expectText(phase(), 'Down');
     await expectText(card().locator('.live'), 'live');
     // Page code runs in the browser: passed as text (the specs compile without the DOM library).
@@ -105,7 +111,8 @@ describe('the operator console in a browser', () => {
     await expectCount(timeline.locator('rect.band.booting'), 1);
     await expectCount(timeline.locator('rect.band.ready'), 1);
     // The create and the stop (and the keep-alive, recorded like any billable change).
-    await expectText(timeline.locator('summary'), /last 24 h \([2-9]\)/);
+    // The timeline has two lists (billable actions, runs): the actions' summary counts them.
+    await expectText(timeline.locator('summary', { hasText: 'Billable actions' }), /last 24 h \([2-9]\)/);
     const actions = await timeline.locator('li').allTextContents();
     expect(actions.some((line) => / Create \S+ \(wake\)/.test(line))).toBe(true);
     expect(actions.some((line) => / Stop \S+ \(manual\)/.test(line))).toBe(true);
