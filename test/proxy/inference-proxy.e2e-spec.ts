@@ -1,3 +1,4 @@
+import { ReadyTimes, RedisKeys } from '@podwarden/platform';
 import { connectTestRedis } from '@podwarden/testing';
 import { eventually } from '../support/app-process';
 import { Stack } from '../support/stack';
@@ -229,5 +230,45 @@ describe('inference proxy (against the simulator)', () => {
       'the model ready behind the shedding proxy',
     );
     expect(served.body).toMatchObject({ object: 'chat.completion' });
+  });
+
+  it('with wake history, a shed answer counts Retry-After down to expectedReadyAt (the boot start plus the median time-to-ready)', async () => {
+    // More past boots of 240 s than the tests above recorded: the median is 240 s.
+    const redis = connectTestRedis();
+    try {
+      const readyTimes = new ReadyTimes(redis, new RedisKeys(stack.prefix));
+      for (let i = 0; i < 9; i++) {
+        await readyTimes.add(
+          'qwen',
+          { attemptId: `seed-${i}`, gpuId: null, readyAfterMs: 240_000 },
+          Date.now(),
+        );
+      }
+    } finally {
+      await redis.quit();
+    }
+    await resetSim(stack, { timings: FAST_TIMINGS });
+    // A proxy of its own: the shedding one may still count on the previous test's wake.
+    const fresh = await stack.startProxy({ PROXY_HOLD_SECONDS: '0' });
+    const sentAt = Date.now();
+    const answer = await chatThrough(fresh);
+    const receivedAt = Date.now();
+
+    expect(answer.status).toBe(503);
+    expect(answer.body).toMatchObject({ phase: expect.any(String), reason: 'hold-disabled' });
+    // The boot began when the wake was requested (or queued): between sending and the answer.
+    const expectedReadyAt = Date.parse(String(answer.body.expectedReadyAt));
+    expect(expectedReadyAt - 240_000).toBeGreaterThanOrEqual(sentAt);
+    expect(expectedReadyAt - 240_000).toBeLessThanOrEqual(receivedAt);
+    // Whole seconds to expectedReadyAt as the proxy saw the clock, somewhere between the two.
+    const retryAfter = Number(answer.headers.get('retry-after'));
+    expect(retryAfter).toBe(answer.body.retryAfterSeconds);
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((expectedReadyAt - receivedAt) / 1000));
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil((expectedReadyAt - sentAt) / 1000));
+    await eventually(
+      async () => ((await simWrites(stack)).length === 1 ? true : undefined),
+      EVENT_DEADLINE_MS,
+      'the wake the shed request asked for',
+    );
   });
 });

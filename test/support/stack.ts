@@ -115,20 +115,23 @@ export class Stack {
     const waits: Promise<unknown>[] = [];
     for (let i = 0; i < (this.options.wakers ?? 0); i++) waits.push(this.startWaker());
     for (let i = 0; i < (this.options.idleMonitors ?? 0); i++) waits.push(this.startIdleMonitor());
-    if (this.options.gateway ?? true) {
-      this.gateway = AppProcess.start('gateway', this.env, `${this.options.name}-gateway`);
-      waits.push(
-        eventually(
-          async () =>
-            (await fetch(`${this.gatewayUrl}/health/${this.options.gatewayUp ?? 'ready'}`)).ok
-              ? true
-              : undefined,
-          APP_START_DEADLINE_MS,
-          'gateway up',
-        ),
-      );
-    }
+    if (this.options.gateway ?? true) waits.push(this.startGateway('gateway'));
     await Promise.all(waits);
+  }
+
+  private async startGateway(label: string): Promise<void> {
+    this.gateway = AppProcess.start('gateway', this.env, `${this.options.name}-${label}`);
+    await eventually(
+      async () =>
+        (await fetch(`${this.gatewayUrl}/health/${this.options.gatewayUp ?? 'ready'}`)).ok ? true : undefined,
+      APP_START_DEADLINE_MS,
+      `${label} up`,
+    );
+  }
+
+  /** A new gateway process on the same port and env (after the first one was killed). */
+  restartGateway(): Promise<void> {
+    return this.startGateway('gateway-again');
   }
 
   async startWaker(extraEnv: Record<string, string> = {}): Promise<AppProcess> {

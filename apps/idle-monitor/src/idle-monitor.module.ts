@@ -10,6 +10,7 @@ import {
   IdleStateStore,
   KeepAliveStore,
   LOGGER,
+  PendingStopStore,
   PlatformModule,
   ProxyActivityStore,
   PodEventPublisher,
@@ -27,6 +28,7 @@ import {
 import { IdleTickService } from './idle/idle-tick.service';
 import { TickStatusEffects } from './idle/tick-status-effects';
 import { OrphanReaper } from './idle/orphan-reaper';
+import { StopConfirmer } from './idle/stop-confirmer';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
 
@@ -63,6 +65,18 @@ export class IdleMonitorModule {
           inject: [CONFIG, RUNPOD_CLIENT, ActionLog, LOGGER],
         },
         {
+          provide: StopConfirmer,
+          useFactory: (
+            config: PodwardenConfig,
+            pending: PendingStopStore,
+            locks: IdleStateStore,
+            actions: ActionLog,
+            stops: StopService,
+            logger: AppLogger,
+          ) => new StopConfirmer({ config, pending, locks, actions, stops, logger, now: () => Date.now() }),
+          inject: [CONFIG, PendingStopStore, IdleStateStore, ActionLog, StopService, LOGGER],
+        },
+        {
           provide: IdleTickService,
           useFactory: (
             config: PodwardenConfig,
@@ -79,6 +93,7 @@ export class IdleMonitorModule {
             readyLog: ReadyLog,
             orphans: OrphanReaper,
             ledger: BudgetLedger,
+            confirmations: StopConfirmer,
           ) =>
             new IdleTickService({
               config,
@@ -91,6 +106,7 @@ export class IdleMonitorModule {
               events,
               orphans,
               ledger,
+              confirmations,
               now: () => Date.now(),
               status: new TickStatusEffects({
                 publisher,
@@ -116,6 +132,7 @@ export class IdleMonitorModule {
             ReadyLog,
             OrphanReaper,
             BudgetLedger,
+            StopConfirmer,
           ],
         },
         IdleTickProcessor,

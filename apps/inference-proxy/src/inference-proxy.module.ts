@@ -11,6 +11,7 @@ import {
 import { HeldRequests } from './cold/held-requests';
 import { PodReadiness } from './cold/pod-readiness';
 import { ProxyWakes } from './cold/proxy-wakes';
+import { ShedEstimates } from './cold/shed-estimates';
 import { ActivityPublisher } from './forward/activity-publisher';
 import { Forwarder } from './forward/forwarder';
 import { MetricsController } from './metrics/metrics.controller';
@@ -47,6 +48,7 @@ export class InferenceProxyModule {
         PodReadiness,
         ProxyWakes,
         HeldRequests,
+        ShedEstimates,
         ActivityPublisher,
         ProxyRequestHandler,
       ],

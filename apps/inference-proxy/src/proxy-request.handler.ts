@@ -5,7 +5,6 @@ import {
   decideColdRequest,
   findPod,
   isPodConfigured,
-  retryAfterSeconds,
   type IdlePhase,
   type PodConfig,
   type PodwardenConfig,
@@ -15,6 +14,7 @@ import { shedError, wakeFailedError, type ShedContext } from './cold/cold-answer
 import { HeldRequests, type HoldEnding } from './cold/held-requests';
 import { PodReadiness } from './cold/pod-readiness';
 import { ProxyWakes } from './cold/proxy-wakes';
+import { FALLBACK_RETRY_AFTER_SECONDS, ShedEstimates } from './cold/shed-estimates';
 import { ActivityPublisher } from './forward/activity-publisher';
 import { Forwarder, type ForwardEnding } from './forward/forwarder';
 import { readRequestBody } from './forward/request-body';
@@ -23,8 +23,6 @@ import { sendProxyError, type ProxyError } from './openai-error';
 import { checkClientToken } from './proxy-auth';
 import { FORWARDER } from './proxy.tokens';
 
-/** Retry-After when no estimate of the ready time exists: about one boot-progress step. */
-export const FALLBACK_RETRY_AFTER_SECONDS = 30;
 /** In shed mode a cold request still waits this long for its wake's verdict, so a refusal is named at once. */
 export const SHED_GLANCE_MS = 1000;
 
@@ -54,6 +52,7 @@ export class ProxyRequestHandler {
     private readonly readiness: PodReadiness,
     private readonly wakes: ProxyWakes,
     private readonly held: HeldRequests,
+    private readonly estimates: ShedEstimates,
     private readonly activity: ActivityPublisher,
     private readonly metrics: ProxyMetrics,
   ) {}
@@ -151,14 +150,9 @@ export class ProxyRequestHandler {
         this.logger.info({ pod: pod.name }, 'proxy: client left while held; dropped');
         return;
       case 'timeout': {
-        // No estimate of the ready time is published yet: the documented fallback applies.
-        const expectedReadyAt = null;
-        const retryAfter = retryAfterSeconds(expectedReadyAt, Date.now(), FALLBACK_RETRY_AFTER_SECONDS);
+        const estimate = await this.estimates.estimate(pod, context.attemptId);
         this.metrics.count(pod.name, 'shed');
-        sendProxyError(
-          exchange.res,
-          shedError({ pod: pod.name, ...context, retryAfterSeconds: retryAfter, expectedReadyAt }),
-        );
+        sendProxyError(exchange.res, shedError({ pod: pod.name, ...context, ...estimate }));
       }
     }
   }

@@ -110,6 +110,7 @@ export class ControlPlaneRoutes {
         return withoutIds(run());
       case 'no-volume':
       case 'other-gpu':
+      case 'ignore':
         return run();
       case 'late-answer': {
         const answer = run();
@@ -130,7 +131,7 @@ export class ControlPlaneRoutes {
       case 'create':
         return this.create(request.body, fault);
       case 'action':
-        return this.action(match.podId, request.body);
+        return this.action(match.podId, request.body, fault);
       case 'terminate':
         return this.terminate(match.podId);
       case 'method-not-allowed':
@@ -189,7 +190,7 @@ export class ControlPlaneRoutes {
     return jsonResponse(201, podToWire(pod, this.world.view(pod), scenario.wire));
   }
 
-  private action(podId: string, body: ParsedBody): SimResponse {
+  private action(podId: string, body: ParsedBody, fault: FaultSpec | null): SimResponse {
     if (body.kind !== 'json' || !isRecord(body.value)) {
       return problemResponse(400, 'request body must be a JSON object {"action": "start" | "stop"}');
     }
@@ -199,6 +200,8 @@ export class ControlPlaneRoutes {
     }
     const pod = this.world.find(podId);
     if (pod === undefined) return problemResponse(404, POD_NOT_FOUND);
+    if (fault?.kind === 'ignore')
+      return jsonResponse(200, podToWire(pod, this.world.view(pod), this.world.scenario.wire));
     const result = action === 'start' ? this.world.start(pod) : this.world.stop(pod);
     if (!result.ok) return problemResponse(409, result.detail);
     return jsonResponse(200, podToWire(pod, this.world.view(pod), this.world.scenario.wire));

@@ -109,6 +109,18 @@ describe('fault injection (tests and demos only)', () => {
     expect((await h.observe(pod.id)).status).toBe('EXITED');
   });
 
+  it('ignore: a stop is answered 200 and the pod keeps running', async () => {
+    const pod = await h.createPod();
+    const before = (await h.observe(pod.id)).status;
+    await fault({ route: 'action', podId: pod.id, kind: 'ignore' });
+    expect((await h.api('POST', `/pods/${pod.id}/action`, { action: 'stop' })).status).toBe(200);
+    expect((await h.observe(pod.id)).status).toBe(before);
+    expect(before).not.toBe('EXITED');
+    // Spent: the next stop takes effect.
+    expect((await h.api('POST', `/pods/${pod.id}/action`, { action: 'stop' })).status).toBe(200);
+    expect((await h.observe(pod.id)).status).toBe('EXITED');
+  });
+
   it('after-effect with listLagMs: the create places the pod, answers 5xx, and the list shows it only later', async () => {
     await fault({ route: 'create', kind: 'after-effect', status: 503, listLagMs: 300 });
     const result = await h.api('POST', '/pods', VALID_CREATE_BODY);
@@ -238,6 +250,7 @@ describe('fault injection (tests and demos only)', () => {
     ['an unknown kind', { route: 'list', kind: 'explode' }],
     ['after-effect on a read', { route: 'list', kind: 'after-effect' }],
     ['no-id on the catalog', { route: 'catalog', kind: 'no-id' }],
+    ['ignore on a create', { route: 'create', kind: 'ignore' }],
     ['a podId on the list route', { route: 'list', podId: 'abc', kind: 'unreadable' }],
     ['a status without a status', { route: 'create', kind: 'status' }],
     ['zero times', { route: 'list', kind: 'unreadable', times: 0 }],

@@ -39,6 +39,7 @@ export const FAULT_KINDS = [
   'no-volume',
   'other-gpu',
   'late-answer',
+  'ignore',
 ] as const;
 export type FaultKindName = (typeof FAULT_KINDS)[number];
 
@@ -71,7 +72,9 @@ export type FaultSpec =
   /** The request takes effect (a create places its pod), then a 2xx answers pod JSON without `id`. */
   | { readonly kind: 'no-id' }
   /** 500, nothing happens. */
-  | { readonly kind: 'unreadable' };
+  | { readonly kind: 'unreadable' }
+  /** An action is answered 200 with the pod as it is, and nothing happens (a stop RunPod accepts but ignores). */
+  | { readonly kind: 'ignore' };
 
 export interface PendingFault {
   readonly id: number;
@@ -91,6 +94,7 @@ const ROUTES_FOR_KIND: Partial<Record<FaultKindName, readonly FaultRoute[]>> = {
   'no-volume': ['create'],
   'other-gpu': ['create'],
   'late-answer': ['create'],
+  ignore: ['action'],
 };
 
 export function parseFault(raw: unknown): ShapeResult<Omit<PendingFault, 'id'>> {
@@ -151,6 +155,7 @@ function readSpec(kind: FaultKindName, record: Record<string, unknown>): FaultSp
     case 'bare-404':
     case 'no-id':
     case 'unreadable':
+    case 'ignore':
       return { kind };
   }
 }

@@ -152,6 +152,7 @@ export class ProxyRoutes {
       case 'no-volume':
       case 'other-gpu':
       case 'late-answer':
+      case 'ignore':
         return null;
     }
   }

@@ -20,6 +20,7 @@ export * from './wake/wake-fence';
 export * from './idle/idle-state-store';
 export * from './idle/keep-alive-store';
 export * from './stop/stop-service';
+export * from './stop/pending-stop-store';
 export * from './runpod/create-runpod-client';
 export * from './app/app-tokens';
 export * from './app/start-app';

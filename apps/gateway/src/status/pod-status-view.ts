@@ -25,6 +25,8 @@ export interface RecordsReading {
   readonly keepAlive: number | null;
   /** The daily-budget ledger's figures (account-wide); null when unreadable. Optional for older callers. */
   readonly spend?: LedgerFigures | null;
+  /** The followed stops' verdict (stopConfirmedOf); null when none or unreadable. Optional for older callers. */
+  readonly stopConfirmed?: boolean | null;
 }
 
 const LOOKUP_WORDS: Readonly<Record<VolumeReading['kind'], LookupWord>> = {
@@ -99,5 +101,6 @@ export function podStatusBody(
     keepAliveUntil: isoOrNull(records.keepAlive),
     observedAt: isoOrNull(shown.observedAt),
     spendToday: spendTodayView(records.spend ?? null, config.dailyBudgetUsd, Date.now()),
+    stopConfirmed: records.stopConfirmed ?? null,
   };
 }

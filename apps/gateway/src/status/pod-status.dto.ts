@@ -91,6 +91,14 @@ export class PodStatusDto {
       "today's estimated spend across every pod (price × observed uptime, not RunPod's bill), open reservations and the budget; null when the ledger is unreadable",
   })
   readonly spendToday!: SpendTodayDto | null;
+
+  @ApiProperty({
+    type: Boolean,
+    nullable: true,
+    description:
+      'the latest accepted stop: false until the idle monitor sees every stopped pod EXITED, TERMINATED or gone (it re-stops one still up after STOP_CONFIRM_TICKS ticks), then true; null when no stop is followed (none yet, the pod was started again since, or Redis unreadable)',
+  })
+  readonly stopConfirmed!: boolean | null;
 }
 
 /** GET /api/pods: every configured pod's GET summary, in config order. */

@@ -3,6 +3,7 @@ import {
   bootUnderWay,
   expectedReadyAt,
   rankPods,
+  stopConfirmedOf,
   type IdleState,
   type PodConfig,
   type PodwardenConfig,
@@ -13,6 +14,7 @@ import {
   BudgetLedger,
   KeepAliveStore,
   LOGGER,
+  PendingStopStore,
   ReadyTimes,
   StatusPublisher,
   WakeHistory,
@@ -48,6 +50,7 @@ export class PodStatusService {
     private readonly keepAlives: KeepAliveStore,
     private readonly readyTimes: ReadyTimes,
     private readonly ledger: BudgetLedger,
+    private readonly pendingStops: PendingStopStore,
   ) {}
 
   read(pod: PodConfig): Promise<PodStatusDto> {
@@ -119,7 +122,7 @@ export class PodStatusService {
   }
 
   private async readRecords(pod: PodConfig): Promise<RecordsReading> {
-    const [idle, wake, lastWake, keepAlive, spend] = await Promise.all([
+    const [idle, wake, lastWake, keepAlive, spend, stopConfirmed] = await Promise.all([
       this.readQuietly(
         pod,
         'idle state',
@@ -129,8 +132,11 @@ export class PodStatusService {
       this.readQuietly(pod, 'last wake', () => this.history.last(pod.name)),
       this.readQuietly(pod, 'keep-alive', () => this.keepAlives.get(pod.name)),
       this.readQuietly(pod, 'budget ledger', () => this.ledger.figures(Date.now())),
+      this.readQuietly(pod, 'pending stops', async () =>
+        stopConfirmedOf(await this.pendingStops.all(pod.name)),
+      ),
     ]);
-    return { idle, wake, lastWake, keepAlive, spend };
+    return { idle, wake, lastWake, keepAlive, spend, stopConfirmed };
   }
 
   private async readQuietly<T>(

@@ -68,6 +68,7 @@ describe('GET /api/pods/{name}', () => {
         reservedUsd: 0,
         budgetUsd: null,
       },
+      stopConfirmed: null,
     });
   });
 

@@ -1,3 +1,4 @@
+import { confirmedAtOnce } from '@podwarden/policies';
 import type { VolumeStopResult } from '@podwarden/platform';
 import { problem, type ProblemException } from '../http/problem';
 import type { StopResponseDto } from './stop-response.dto';
@@ -47,7 +48,12 @@ export function stopAnswer(name: string, result: VolumeStopResult): StopAnswer {
     case 'stopped':
       return {
         kind: 'answer',
-        body: { name, ok: result.ok, pods: result.pods.map((pod) => ({ podId: pod.podId, ok: pod.ok })) },
+        body: {
+          name,
+          ok: result.ok,
+          pods: result.pods.map((pod) => ({ podId: pod.podId, ok: pod.ok })),
+          stopConfirmed: confirmedAtOnce(result.pods),
+        },
       };
   }
 }

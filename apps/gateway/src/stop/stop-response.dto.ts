@@ -18,4 +18,10 @@ export class StopResponseDto {
 
   @ApiProperty({ type: () => [StoppedPodDto] })
   readonly pods!: readonly StoppedPodDto[];
+
+  @ApiProperty({
+    description:
+      'true only when every pod was already down (no call needed); false after a stop was sent: the idle monitor confirms it once it sees the pod EXITED or gone (GET stopConfirmed)',
+  })
+  readonly stopConfirmed!: boolean;
 }

@@ -1,4 +1,4 @@
-import { ActionLog } from '@podwarden/platform';
+import { ActionLog, PendingStopStore } from '@podwarden/platform';
 import { OUR_VOLUME } from '@podwarden/testing';
 import { OPERATOR, deferred, startGateway, until, type GatewayHarness } from '../testing/gateway-harness';
 import { leakedSecrets } from '../testing/secret-scan';
@@ -12,6 +12,13 @@ describe('POST /api/pods/{name}/stop', () => {
     await gw.close();
   });
   beforeEach(() => gw.resetRunPod());
+
+  /** Stops of earlier cases are still followed in Redis: start from none. */
+  async function forgetFollowedStops(): Promise<void> {
+    const store = gw.app.get(PendingStopStore);
+    const followed = await store.all('qwen');
+    await store.apply('qwen', new Map(followed.map((entry) => [entry.podId, null])));
+  }
 
   const onVolume = (id: string, listedStatus = 'RUNNING') =>
     gw.fake.setPod(id, { volumeId: OUR_VOLUME, listedStatus });
@@ -29,6 +36,7 @@ describe('POST /api/pods/{name}/stop', () => {
         { podId: 'stale', ok: true },
         { podId: 'fresh', ok: true },
       ],
+      stopConfirmed: false,
     });
     expect(gw.fake.billableCalls).toEqual(['stop stale', 'stop fresh']);
   });
@@ -44,6 +52,7 @@ describe('POST /api/pods/{name}/stop', () => {
         { podId: 'down', ok: true },
         { podId: 'up', ok: true },
       ],
+      stopConfirmed: false,
     });
     expect(gw.fake.billableCalls).toEqual(['stop up']);
   });
@@ -60,8 +69,36 @@ describe('POST /api/pods/{name}/stop', () => {
         { podId: 'a', ok: true },
         { podId: 'b', ok: false },
       ],
+      stopConfirmed: false,
     });
     expect(gw.fake.billableCalls).toEqual(['stop a', 'stop b']);
+  });
+
+  it('every pod already down: stopConfirmed true at once, and nothing is followed', async () => {
+    await forgetFollowedStops();
+    onVolume('down', 'EXITED');
+    const answer = await gw.request('POST', '/api/pods/qwen/stop', OPERATOR);
+    expect(answer.body).toMatchObject({ ok: true, stopConfirmed: true });
+    expect(gw.fake.billableCalls).toEqual([]);
+    expect((await gw.request('GET', '/api/pods/qwen')).body).toMatchObject({ stopConfirmed: null });
+  });
+
+  it('a stop sent to a running pod is followed: GET says stopConfirmed false until a tick sees it down', async () => {
+    await forgetFollowedStops();
+    expect((await gw.request('GET', '/api/pods/qwen')).body).toMatchObject({ stopConfirmed: null });
+    onVolume('up');
+    await gw.request('POST', '/api/pods/qwen/stop', OPERATOR);
+    expect((await gw.request('GET', '/api/pods/qwen')).body).toMatchObject({ stopConfirmed: false });
+    const followed = await gw.app.get(PendingStopStore).all('qwen');
+    expect(followed).toEqual([
+      expect.objectContaining({
+        podId: 'up',
+        trigger: 'manual',
+        ticksWaited: 0,
+        restops: 0,
+        confirmedAt: null,
+      }),
+    ]);
   });
 
   it('records every stop it issued in the action log with trigger manual', async () => {

@@ -25,6 +25,7 @@ import {
 import { settleRun } from './budget-settlement';
 import { stopNeverRan } from './never-ran-stop';
 import type { OrphanReaper } from './orphan-reaper';
+import type { StopConfirmer } from './stop-confirmer';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
 import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
 import { logReadiness, logTick } from './tick-log';
@@ -54,6 +55,8 @@ export interface IdleTickDependencies {
   readonly ledger?: Pick<BudgetLedger, 'settle'>;
   /** Terminates prefixed pods on no configured volume, from the tick's own list. */
   readonly orphans?: Pick<OrphanReaper, 'sweep'>;
+  /** Follows accepted stops in the same list until their pods are seen down; re-stops those that are not. */
+  readonly confirmations?: Pick<StopConfirmer, 'check'>;
 }
 
 export type PodTickOutcome =
@@ -81,9 +84,11 @@ export class IdleTickService {
     const tick: TickContext = { tickId, scheduledAt, signal, tickets: await this.deps.status?.begin(pods) };
     let evaluated = new Map<PodConfig, PodTickOutcome>();
     if (pods.length > 0) {
+      const listedAt = this.deps.now();
       const list = await client.listPods(signal);
-      // The same list serves the orphan sweep: pods of ours that no configured volume holds.
+      // The same list serves the orphan sweep (pods of ours no configured volume holds) and confirmed stops.
       if (list.kind === 'listed') await this.deps.orphans?.sweep(list.pods, signal);
+      await this.deps.confirmations?.check(pods, list, listedAt);
       evaluated = await fanOutTick(pods, list, config.tuning, (pod) => this.tickPod(pod, list, tick));
     }
     // In config order; a pod without a volume (or every pod, without an API key) is not looked at.

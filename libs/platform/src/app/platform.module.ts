@@ -23,6 +23,7 @@ import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
 import { ProxyActivityStore } from '../proxy/proxy-activity-store';
 import { StopService } from '../stop/stop-service';
+import { PendingStopStore } from '../stop/pending-stop-store';
 import { StatusSnapshotStore } from '../status/status-snapshot-store';
 import { StatusPublisher } from '../status/status-publisher';
 import { ReadyTimes } from '../status/ready-times';
@@ -130,6 +131,7 @@ export class PlatformModule {
       },
       keyedStore(IdleStateStore),
       keyedStore(BudgetLedger),
+      keyedStore(PendingStopStore),
       keyedStore(KeepAliveStore),
       keyedStore(ProxyActivityStore),
       loggedStore(PodEventPublisher),
@@ -144,8 +146,18 @@ export class PlatformModule {
           logger: AppLogger,
           events: PodEventPublisher,
           gate: WakeGate,
-        ) => new StopService(config, client, actions, idle, logger, undefined, events, gate),
-        inject: [CONFIG, RUNPOD_CLIENT, ActionLog, IdleStateStore, LOGGER, PodEventPublisher, WakeGate],
+          pending: PendingStopStore,
+        ) => new StopService(config, client, actions, idle, logger, undefined, events, gate, pending),
+        inject: [
+          CONFIG,
+          RUNPOD_CLIENT,
+          ActionLog,
+          IdleStateStore,
+          LOGGER,
+          PodEventPublisher,
+          WakeGate,
+          PendingStopStore,
+        ],
       },
       PlatformLifecycle,
     ];
@@ -168,6 +180,7 @@ export class PlatformModule {
         IdleStateStore,
         KeepAliveStore,
         BudgetLedger,
+        PendingStopStore,
         ProxyActivityStore,
         StopService,
         StatusSnapshotStore,

@@ -78,7 +78,10 @@ export class RedisKeys {
   events(podName: string): string {
     return this.pod('events', podName);
   }
-  /** When the newest idle tick completed, on any replica (worker readiness). */
+  /** Accepted stops followed until a tick sees their pods down (hash: one entry per pod id). */
+  pendingStops(podName: string): string {
+    return this.pod('stop-pending', podName);
+  }
   /** The daily budget's open reservations, one field per pod name (every replica's). */
   budgetOpen(): string {
     return `${this.prefix}:budget:open`;
@@ -87,6 +90,7 @@ export class RedisKeys {
   budgetSpent(day: string): string {
     return `${this.prefix}:budget:spent:${day}`;
   }
+  /** When the newest idle tick completed, on any replica (worker readiness). */
   idleLastTick(): string {
     return `${this.prefix}:idle-last-tick`;
   }

@@ -10,6 +10,12 @@ import type { IdleStateStore } from '../idle/idle-state-store';
 import { errorMessage } from '../util/error-message';
 import type { PodEventSink } from '../events/pod-event-publisher';
 import type { WakeGate } from '../wake/wake-gate';
+import type { PendingStopStore } from './pending-stop-store';
+
+/** A stop sent by the idle monitor's confirmation: recorded with this detail, and not followed anew. */
+export interface RestopNote {
+  readonly detail: string;
+}
 
 export interface PodStopOutcome {
   readonly podId: string;
@@ -43,6 +49,8 @@ export class StopService {
     private readonly now: () => Date = () => new Date(),
     private readonly events?: PodEventSink,
     private readonly wakes?: Pick<WakeGate, 'stopWakes'>,
+    /** Accepted stops are followed here until a tick sees the pod down. */
+    private readonly pendingStops?: Pick<PendingStopStore, 'track'>,
   ) {}
 
   /**
@@ -95,10 +103,12 @@ export class StopService {
     podIds: readonly string[],
     trigger: ActionTrigger,
     listed: readonly ListedPod[] = [],
+    restop?: RestopNote,
   ): Promise<PodStopOutcome[]> {
     const outcomes: PodStopOutcome[] = [];
     for (const podId of podIds) {
-      outcomes.push(await this.stopOne(pod, podId, listed.find((p) => p.id === podId) ?? null, trigger));
+      const entry = listed.find((p) => p.id === podId) ?? null;
+      outcomes.push(await this.stopOne(pod, podId, entry, trigger, restop));
     }
     return outcomes;
   }
@@ -108,8 +118,10 @@ export class StopService {
     podId: string,
     entry: ListedPod | null,
     trigger: ActionTrigger,
+    restop?: RestopNote,
   ): Promise<PodStopOutcome> {
     const result = await this.client.stopPod(podId);
+    if (result.ok && restop === undefined) await this.follow(pod, podId, trigger);
     await recordBillable({
       logger: this.logger,
       actions: this.actions,
@@ -122,9 +134,10 @@ export class StopService {
       httpStatus: result.httpStatus,
       ok: result.ok,
       trigger,
-      detail: result.detail,
+      detail:
+        restop === undefined ? result.detail : [restop.detail, result.detail].filter(Boolean).join('; '),
       message: result.ok
-        ? `stopped pod ${podId} (${trigger})`
+        ? `${restop === undefined ? 'stopped' : 're-stopped'} pod ${podId} (${trigger})`
         : `stop of pod ${podId} refused (${trigger}, HTTP ${result.httpStatus})`,
     });
     await this.events?.publish(pod.name, 'stop', {
@@ -136,6 +149,18 @@ export class StopService {
       pricePerHour: entry?.costPerHr ?? null,
     });
     return { podId, ok: result.ok, httpStatus: result.httpStatus, called: true };
+  }
+
+  /** An accepted stop is only RunPod's word: the idle monitor follows it until it sees the pod down. */
+  private async follow(pod: PodConfig, podId: string, trigger: ActionTrigger): Promise<void> {
+    try {
+      await this.pendingStops?.track(pod.name, podId, trigger, this.now().getTime());
+    } catch (error) {
+      this.logger.warn(
+        { pod: pod.name, podId, err: errorMessage(error) },
+        'accepted stop not followed (Redis); it will not be confirmed',
+      );
+    }
   }
 
   /**

@@ -1,9 +1,9 @@
-import type * as OtlpProto from '@opentelemetry/exporter-trace-otlp-proto';
 import type * as UndiciOtel from '@opentelemetry/instrumentation-undici';
 import type * as SdkNode from '@opentelemetry/sdk-node';
 import type * as SdkTraceBase from '@opentelemetry/sdk-trace-base';
 import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { BullMQOtel } from 'bullmq-otel';
+import { otlpTraceExporter } from './otlp-exporter';
 import { RedactingSpanExporter } from './redacting-exporter';
 import { withinTimeout } from '../util/within-timeout';
 
@@ -30,17 +30,16 @@ function secretsOf(env: NodeJS.ProcessEnv): Array<string | undefined> {
  * middleware), of the BullMQ jobs (bullmq-otel carries the context from the
  * gateway's add to the waker's process) and of every RunPod call (undici).
  * Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (the OTLP exporter reads it,
- * and OTEL_EXPORTER_OTLP_HEADERS, itself); every span goes through the
- * redacting exporter first.
+ * and OTEL_EXPORTER_OTLP_HEADERS, itself; OTEL_EXPORTER_OTLP_PROTOCOL picks
+ * http/json or http/protobuf); every span goes through the redacting exporter first.
  */
 export function startTracing(app: string, options: TracingOptions = {}): Tracing | null {
   const env = options.env ?? process.env;
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ?? '';
   if (options.exporter === undefined && endpoint === '') return null;
-  // Loaded only when tracing is on: the SDK and the OTLP exporter hold some 30 MB of RSS (12 MB of
+  // Loaded only when tracing is on: the SDK and the OTLP exporters hold some 30 MB of RSS (12 MB of
   // heap) in every process that merely imports them (docs/benchmarks.md, memory).
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof OtlpProto;
   const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof UndiciOtel;
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof SdkNode;
   const { BatchSpanProcessor, SimpleSpanProcessor } =
@@ -48,7 +47,7 @@ export function startTracing(app: string, options: TracingOptions = {}): Tracing
   /* eslint-enable @typescript-eslint/no-require-imports */
   const processor: SpanProcessor =
     options.exporter === undefined
-      ? new BatchSpanProcessor(new RedactingSpanExporter(new OTLPTraceExporter(), secretsOf(env)))
+      ? new BatchSpanProcessor(new RedactingSpanExporter(otlpTraceExporter(env), secretsOf(env)))
       : new SimpleSpanProcessor(new RedactingSpanExporter(options.exporter, secretsOf(env)));
   const sdk = new NodeSDK({
     serviceName: `podwarden-${app}`,

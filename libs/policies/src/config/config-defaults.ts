@@ -44,6 +44,9 @@ export const DEFAULTS = {
   POD_NAME_PREFIX: 'podwarden-',
   ORPHAN_GRACE_MINUTES: 10,
   DAILY_BUDGET_USD: null,
+  // Ticks an accepted stop may still show its pod up before it is sent again, and how often.
+  STOP_CONFIRM_TICKS: 3,
+  STOP_CONFIRM_MAX_RESTOPS: 2,
   // The longest keep-alive one request may set; at most a day, so a forgotten one still lapses.
   KEEP_ALIVE_MAX_MINUTES: 1440,
   IDLE_DRY_RUN: false,

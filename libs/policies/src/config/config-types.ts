@@ -75,6 +75,8 @@ export interface PodwardenConfig {
   };
   podNamePrefix: string;
   orphanGraceMinutes: number;
+  /** Confirmed stops: ticks a stopped pod may still be seen up before a re-stop, and how many re-stops. */
+  stopConfirm: { ticks: number; maxRestops: number };
   /** Null ⇒ no daily budget. A set value that does not parse refuses the whole config. */
   dailyBudgetUsd: number | null;
   /** The longest keep-alive one request may set, in minutes (≤ 1440). */

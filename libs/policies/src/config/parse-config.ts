@@ -165,6 +165,22 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
       DEFAULTS.ORPHAN_GRACE_MINUTES,
       warnings,
     ),
+    stopConfirm: {
+      ticks: readGuard(
+        env,
+        'STOP_CONFIRM_TICKS',
+        GUARD_RULES.positiveInteger,
+        DEFAULTS.STOP_CONFIRM_TICKS,
+        warnings,
+      ),
+      maxRestops: readGuard(
+        env,
+        'STOP_CONFIRM_MAX_RESTOPS',
+        GUARD_RULES.nonNegativeInteger,
+        DEFAULTS.STOP_CONFIRM_MAX_RESTOPS,
+        warnings,
+      ),
+    },
     dailyBudgetUsd: budget.value,
     keepAliveMaxMinutes: readGuard(
       env,

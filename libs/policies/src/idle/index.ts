@@ -9,4 +9,5 @@ export * from './seen-up';
 export * from './idle-events';
 export * from './orphan-sweep';
 export * from './never-ran';
+export * from './stop-confirmation';
 export * from './tick-lane';

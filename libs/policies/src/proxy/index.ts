@@ -1,2 +1,3 @@
 export * from './proxy-headers';
 export * from './cold-request';
+export * from './shed-estimate';

@@ -1,0 +1,77 @@
+import type Redis from 'ioredis';
+import type { PendingStop } from '@podwarden/policies';
+import type { RedisKeys } from '../redis/redis-keys';
+
+// A confirmed stop is kept for GET's stopConfirmed a day at most, whatever happens after.
+const CONFIRMED_TTL_SECONDS = 86_400;
+
+/**
+ * Accepted stops the idle monitor follows until a tick sees their pods down
+ * (`<prefix>:stop-pending:<pod>`, one hash field per pod id): in Redis, so
+ * every replica and a restarted monitor carry on where the last tick left off.
+ */
+export class PendingStopStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  /** A stop RunPod just accepted: followed from zero (a repeated stop restarts the count). */
+  async track(podName: string, podId: string, trigger: string, at: number): Promise<void> {
+    const entry: PendingStop = {
+      podId,
+      trigger,
+      stoppedAt: at,
+      ticksWaited: 0,
+      restops: 0,
+      confirmedAt: null,
+    };
+    const key = this.keys.pendingStops(podName);
+    await this.redis.multi().hset(key, podId, JSON.stringify(entry)).persist(key).exec();
+  }
+
+  /** Every followed stop of the pod; an unreadable entry is dropped (it can only be our own write). */
+  async all(podName: string): Promise<PendingStop[]> {
+    const raw = await this.redis.hgetall(this.keys.pendingStops(podName));
+    return Object.values(raw).flatMap((text) => {
+      const entry = parseEntry(text);
+      return entry === null ? [] : [entry];
+    });
+  }
+
+  /**
+   * Writes one tick's verdicts (null forgets the entry). Once nothing is left
+   * unconfirmed the key expires, so confirmations do not pile up.
+   */
+  async apply(podName: string, next: ReadonlyMap<string, PendingStop | null>): Promise<void> {
+    const key = this.keys.pendingStops(podName);
+    const multi = this.redis.multi();
+    for (const [podId, entry] of next) {
+      if (entry === null) multi.hdel(key, podId);
+      else multi.hset(key, podId, JSON.stringify(entry));
+    }
+    const open = [...next.values()].some((entry) => entry !== null && entry.confirmedAt === null);
+    if (open) multi.persist(key);
+    else multi.expire(key, CONFIRMED_TTL_SECONDS);
+    await multi.exec();
+  }
+
+  /** Stops not yet confirmed across these pods (for /metrics): one read per pod, all at once. */
+  async unconfirmed(podNames: readonly string[]): Promise<number> {
+    const entries = await Promise.all(podNames.map((name) => this.all(name)));
+    return entries.flat().filter((entry) => entry.confirmedAt === null).length;
+  }
+}
+
+function parseEntry(text: string): PendingStop | null {
+  try {
+    const value = JSON.parse(text) as Partial<PendingStop>;
+    const numbers = [value.stoppedAt, value.ticksWaited, value.restops];
+    if (typeof value.podId !== 'string' || typeof value.trigger !== 'string') return null;
+    if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n))) return null;
+    const confirmedAt = typeof value.confirmedAt === 'number' ? value.confirmedAt : null;
+    return { ...(value as PendingStop), confirmedAt };
+  } catch {
+    return null;
+  }
+}
