@@ -105,10 +105,14 @@ describe('the operator console in a browser', () => {
     await expectCount(timeline.locator('rect.band.booting'), 1);
     await expectCount(timeline.locator('rect.band.ready'), 1);
     // The create and the stop (and the keep-alive, recorded like any billable change).
-    await expectText(timeline.locator('summary'), /last 24 h \([2-9]\)/);
-    const actions = await timeline.locator('li').allTextContents();
+    await expectText(timeline.locator('details.actions summary'), /last 24 h \([2-9]\)/);
+    const actions = await timeline.locator('details.actions li').allTextContents();
     expect(actions.some((line) => / Create \S+ \(wake\)/.test(line))).toBe(true);
     expect(actions.some((line) => / Stop \S+ \(manual\)/.test(line))).toBe(true);
+    // The run it made: woken, ready, stopped from the button, with its cost estimate.
+    await expectText(timeline.locator('details.runs summary'), /last 24 h \(1;/);
+    const [run] = await timeline.locator('details.runs li').allTextContents();
+    expect(run).toMatch(/: up .+, ready after .+, usable .+, stopped \(manual\), ≈ \d+\.\d{2,4} USD$/);
     expect(await simWrites(stack)).toEqual([
       'POST /pods',
       expect.stringMatching(/^POST \/pods\/\S+\/action stop$/),

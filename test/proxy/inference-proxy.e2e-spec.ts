@@ -2,6 +2,8 @@ import { ReadyTimes, RedisKeys } from '@podwarden/platform';
 import { connectTestRedis } from '@podwarden/testing';
 import { eventually } from '../support/app-process';
 import { Stack } from '../support/stack';
+import { TEST_INFERENCE_TOKEN } from '../support/test-env';
+import { MODEL, chatThrough, proxyMetric } from './support/proxy-client';
 import { FAST_TIMINGS, resetSim, simWrites } from '../support/sim-admin';
 import {
   EVENT_DEADLINE_MS,
@@ -21,33 +23,6 @@ import {
  * pod from the idle stop while it runs and lets it go once it ends.
  */
 jest.setTimeout(240_000);
-
-const CLIENT_TOKEN = 'sk-proxy-client-token-for-tests';
-const MODEL = 'Qwen/Qwen2.5-32B-Instruct-AWQ';
-
-interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: Record<string, unknown>;
-}
-
-async function chatThrough(
-  proxyUrl: string,
-  body: Record<string, unknown> = {},
-  token: string = CLIENT_TOKEN,
-): Promise<Answer> {
-  const response = await fetch(`${proxyUrl}/qwen/v1/chat/completions`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }], ...body }),
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: JSON.parse(text) as Record<string, unknown>,
-  };
-}
 
 /** The one pod the simulator has serving (the tests run without a gateway). */
 async function servingPodId(stack: Stack): Promise<string> {
@@ -73,7 +48,7 @@ describe('inference proxy (against the simulator)', () => {
       gateway: false,
       wakers: 1,
       idleMonitors: 1,
-      env: { ...FAST_IDLE_ENV, RIG_INFERENCE_TOKEN: CLIENT_TOKEN },
+      env: FAST_IDLE_ENV,
     });
     [holding, holdingTwin, shedding] = await Promise.all([
       stack.startProxy({ PROXY_HOLD_SECONDS: '120' }),
@@ -94,7 +69,7 @@ describe('inference proxy (against the simulator)', () => {
       expect(answer.body).toMatchObject({ error: { code: 'invalid_api_key' } });
     }
     const unknown = await fetch(`${holding}/nobody/v1/models`, {
-      headers: { Authorization: `Bearer ${CLIENT_TOKEN}` },
+      headers: { Authorization: `Bearer ${TEST_INFERENCE_TOKEN}` },
     });
     expect(unknown.status).toBe(404);
     expect(await simWrites(stack)).toEqual([]);
@@ -136,7 +111,7 @@ describe('inference proxy (against the simulator)', () => {
     // Served by the pod the previous test woke, or woken again by this request if idle-stopped since.
     const response = await fetch(`${holding}/qwen/v1/chat/completions`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${CLIENT_TOKEN}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${TEST_INFERENCE_TOKEN}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({
         model: MODEL,
         messages: [{ role: 'user', content: 'Stream please' }],
@@ -270,5 +245,39 @@ describe('inference proxy (against the simulator)', () => {
       EVENT_DEADLINE_MS,
       'the wake the shed request asked for',
     );
+  });
+
+  it('PROXY_MAX_HELD bounds the requests one replica holds: beyond it a cold request is shed at once (hold-full); held clients that leave are dropped', async () => {
+    // The model never loads: held requests stay held until their clients leave.
+    await resetSim(stack, { timings: { ...FAST_TIMINGS, modelLoadMs: 3_600_000 } });
+    const bounded = await stack.startProxy({ PROXY_HOLD_SECONDS: '120', PROXY_MAX_HELD: '2' });
+    const held = (ending: string) => `podwarden_proxy_hold_seconds_count{pod="qwen",ending="${ending}"}`;
+    const clients = [new AbortController(), new AbortController()];
+    const holding2 = clients.map((c) =>
+      chatThrough(bounded, {}, TEST_INFERENCE_TOKEN, c.signal).catch(() => null),
+    );
+    await eventually(
+      async () =>
+        (await proxyMetric(bounded, 'podwarden_proxy_requests_total{pod="qwen",outcome="held"}')) === 2
+          ? true
+          : undefined,
+      EVENT_DEADLINE_MS,
+      'two requests held',
+    );
+
+    const third = await chatThrough(bounded);
+    expect(third.status).toBe(503);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(third.body).toMatchObject({ error: { code: 'pod_not_ready' }, pod: 'qwen', reason: 'hold-full' });
+
+    for (const client of clients) client.abort();
+    expect(await Promise.all(holding2)).toEqual([null, null]);
+    await eventually(
+      async () => ((await proxyMetric(bounded, held('aborted'))) === 2 ? true : undefined),
+      EVENT_DEADLINE_MS,
+      'both held clients dropped',
+    );
+    expect(await proxyMetric(bounded, held('ready'))).toBe(0);
+    expect(await proxyMetric(bounded, 'podwarden_proxy_requests_total{pod="qwen",outcome="held"}')).toBe(2);
   });
 });

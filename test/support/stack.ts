@@ -4,7 +4,14 @@ import { freePort } from './free-port';
 import { SseClient } from './sse-client';
 import { deletePrefix } from './redis-cleanup';
 import { recordExchange } from './exchange-log';
-import { REDIS_URL, TEST_API_KEY, TEST_OPERATOR_TOKEN, TEST_WAKE_TOKEN, uniquePrefix } from './test-env';
+import {
+  REDIS_URL,
+  TEST_API_KEY,
+  TEST_INFERENCE_TOKEN,
+  TEST_OPERATOR_TOKEN,
+  TEST_WAKE_TOKEN,
+  uniquePrefix,
+} from './test-env';
 
 /**
  * How long an app may take to come up. Generous on purpose: on a loaded 2-core
@@ -103,6 +110,7 @@ export class Stack {
       RUNPOD_DATACENTER_ID: 'EU-RO-1',
       RIG_OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
       RIG_WAKE_TOKEN: TEST_WAKE_TOKEN,
+      RIG_INFERENCE_TOKEN: TEST_INFERENCE_TOKEN,
       PORT: String(gatewayPort),
       HOST: '127.0.0.1',
       WAKE_POLL_INTERVAL_MS: '100',

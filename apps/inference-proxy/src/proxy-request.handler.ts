@@ -119,7 +119,7 @@ export class ProxyRequestHandler {
     const decision = decideColdRequest(pod.proxyHoldSeconds, this.held.count(pod), this.config.proxy.maxHeld);
     const holdMs = decision.kind === 'hold' ? decision.holdMs : SHED_GLANCE_MS;
     if (decision.kind === 'hold') this.metrics.count(pod.name, 'held');
-    const ending = await this.held.hold(pod, holdMs, exchange.signal);
+    const ending = await this.held.hold(pod, holdMs, exchange.signal, attemptId);
     if (decision.kind === 'hold') {
       const seconds = (Date.now() - exchange.arrival) / 1000;
       this.metrics.holdSeconds.observe({ pod: pod.name, ending: ending.kind }, seconds);

@@ -47,7 +47,7 @@ describe(HeldRequests.name, () => {
   it('releases every held request in arrival order once the model is ready, and announces it once', async () => {
     const order: number[] = [];
     const holds = [1, 2, 3].map((n) =>
-      sut.hold(POD, 60_000, new AbortController().signal).then((ending) => {
+      sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1').then((ending) => {
         order.push(n);
         return ending;
       }),
@@ -63,8 +63,8 @@ describe(HeldRequests.name, () => {
 
   it('a client that leaves while held is dropped: the others still wait, nothing else happens', async () => {
     const leaving = new AbortController();
-    const left = sut.hold(POD, 60_000, leaving.signal);
-    const staying = sut.hold(POD, 60_000, new AbortController().signal);
+    const left = sut.hold(POD, 60_000, leaving.signal, 'attempt-1');
+    const staying = sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1');
     leaving.abort();
     expect(await left).toEqual({ kind: 'aborted' });
     expect(sut.count(POD)).toBe(1);
@@ -73,8 +73,8 @@ describe(HeldRequests.name, () => {
     expect(await staying).toEqual({ kind: 'ready', baseUrl: 'http://pod' });
   });
 
-  it('a refused wake releases the held requests with its reason', async () => {
-    const held = sut.hold(POD, 60_000, new AbortController().signal);
+  it('a refused wake releases the held requests with its reason, and asks for no other wake', async () => {
+    const held = sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1');
     fakes.ending = {
       outcome: 'Failed',
       failureKind: 'refused',
@@ -89,11 +89,13 @@ describe(HeldRequests.name, () => {
     expect(fakes.events).toEqual([
       { action: 'failed', requests: 1, reason: 'the daily budget of 5.00 USD is spent' },
     ]);
+    // A new wake would be refused the same way: the proxy must not ask again and again while it holds.
+    expect(fakes.ensured).toBe(0);
   });
 
   it('a wake that ended well keeps the requests held until the model is ready or their deadline passes', async () => {
     fakes.ending = { outcome: 'Started', failureKind: null, message: 'started' };
-    const ending = await sut.hold(POD, 300, new AbortController().signal);
+    const ending = await sut.hold(POD, 300, new AbortController().signal, 'attempt-1');
     expect(ending).toEqual({ kind: 'timeout' });
     expect(fakes.ensured).toBeGreaterThan(0);
     expect(fakes.events).toEqual([{ action: 'timeout', requests: 1 }]);

@@ -12,6 +12,8 @@ export type HoldEnding =
 
 interface Waiter {
   readonly deadline: number;
+  /** The wake this request waits on; moved on to the pod's current wake once it ended well. */
+  attemptId: string;
   readonly settle: (ending: HoldEnding) => void;
 }
 
@@ -47,13 +49,14 @@ export class HeldRequests implements OnModuleDestroy {
     return this.pods.get(pod.name.toLowerCase())?.waiters.length ?? 0;
   }
 
-  hold(pod: PodConfig, holdMs: number, signal: AbortSignal): Promise<HoldEnding> {
+  hold(pod: PodConfig, holdMs: number, signal: AbortSignal, attemptId: string): Promise<HoldEnding> {
     const key = pod.name.toLowerCase();
     const holds = this.pods.get(key) ?? { pod, waiters: [], polling: false };
     this.pods.set(key, holds);
     return new Promise<HoldEnding>((resolve) => {
       const waiter: Waiter = {
         deadline: Date.now() + holdMs,
+        attemptId,
         settle: (ending) => {
           const at = holds.waiters.indexOf(waiter);
           if (at < 0) return;
@@ -101,16 +104,8 @@ export class HeldRequests implements OnModuleDestroy {
         this.announce(holds.pod, { action: 'released', requests: released.length });
         return;
       }
-      // The pod's current wake: the one the requests came with, or a new one once that one ended
-      // well and the pod is still not up (stopped again since, say).
-      const attemptId = await this.wakes.ensure(holds.pod);
-      const ending = await this.wakes.ending(attemptId);
-      const verdict = ending === null ? null : heldWakeVerdict(ending);
-      if (verdict?.kind === 'fail') {
-        const failed: HoldEnding = { kind: 'failed', refused: verdict.refused, message: verdict.message };
-        const released = [...holds.waiters];
-        for (const waiter of released) waiter.settle(failed);
-        this.announce(holds.pod, { action: 'failed', requests: released.length, reason: verdict.message });
+      for (const attemptId of new Set(holds.waiters.map((w) => w.attemptId))) {
+        await this.followWake(holds, attemptId);
       }
     } catch (error) {
       // A blip reading Redis or RunPod: the held requests wait for the next look (or their deadline).
@@ -123,6 +118,27 @@ export class HeldRequests implements OnModuleDestroy {
     const expired = holds.waiters.filter((w) => w.deadline <= now);
     for (const waiter of expired) waiter.settle({ kind: 'timeout' });
     if (expired.length > 0) this.announce(holds.pod, { action: 'timeout', requests: expired.length });
+  }
+
+  /**
+   * The waiters of one wake: released with its reason when it failed (never
+   * a new wake for them: a refusal stands); when it ended well and the pod is
+   * still not up (stopped again since, say), moved on to the pod's current
+   * wake, a new one once that one is no longer useful.
+   */
+  private async followWake(holds: PodHolds, attemptId: string): Promise<void> {
+    const ending = await this.wakes.ending(attemptId);
+    if (ending === null) return;
+    const waiting = holds.waiters.filter((w) => w.attemptId === attemptId);
+    const verdict = heldWakeVerdict(ending);
+    if (verdict.kind === 'fail') {
+      const failed: HoldEnding = { kind: 'failed', refused: verdict.refused, message: verdict.message };
+      for (const waiter of waiting) waiter.settle(failed);
+      this.announce(holds.pod, { action: 'failed', requests: waiting.length, reason: verdict.message });
+      return;
+    }
+    const current = await this.wakes.ensure(holds.pod);
+    for (const waiter of waiting) waiter.attemptId = current;
   }
 
   /** One event per batch, never per request: the pod's stream is for people and consoles. */

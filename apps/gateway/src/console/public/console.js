@@ -259,7 +259,8 @@
     const start = r.startedAt === null ? 'start not recorded' : new Date(r.startedAt).toLocaleTimeString();
     const ready = r.readyAt === null ? 'never ready' : `ready after ${span(r.timeToReadySeconds)}`;
     const end = r.stoppedAt === null ? 'running' : `stopped (${r.stopTrigger})`;
-    const cost = r.estimatedCostUsd === null ? '' : `, ≈ ${r.estimatedCostUsd.toFixed(2)} USD`;
+    const usd = r.estimatedCostUsd;
+    const cost = usd === null ? '' : `, ≈ ${usd.toFixed(usd < 0.01 ? 4 : 2)} USD`;
     return `${start} ${r.podId}: up ${span(r.uptimeSeconds)}, ${ready}, usable ${span(r.usableSeconds)}, ${end}${cost}`;
   }
 
@@ -279,7 +280,7 @@
     );
     const details = el(
       'details',
-      {},
+      { class: 'actions' },
       el('summary', { text: `Billable actions, last 24 h (${items.children.length})` }),
       items,
     );
@@ -289,7 +290,7 @@
     }
     const runDetails = el(
       'details',
-      {},
+      { class: 'runs' },
       el('summary', { text: `Runs, last 24 h (${runs.children.length}; cost is an estimate)` }),
       runs,
     );
