@@ -12,6 +12,7 @@ import {
   LOGGER,
   PendingStopStore,
   PlatformModule,
+  PodwardenMetrics,
   ProxyActivityStore,
   PodEventPublisher,
   QueuesModule,
@@ -29,6 +30,7 @@ import { IdleTickService } from './idle/idle-tick.service';
 import { TickStatusEffects } from './idle/tick-status-effects';
 import { OrphanReaper } from './idle/orphan-reaper';
 import { StopConfirmer } from './idle/stop-confirmer';
+import { CostMetrics } from './metrics/cost-metrics';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
 
@@ -77,6 +79,24 @@ export class IdleMonitorModule {
           inject: [CONFIG, PendingStopStore, IdleStateStore, ActionLog, StopService, LOGGER],
         },
         {
+          provide: CostMetrics,
+          useFactory: (
+            metrics: PodwardenMetrics,
+            config: PodwardenConfig,
+            ledger: BudgetLedger,
+            pendingStops: PendingStopStore,
+            reaper: OrphanReaper,
+          ) =>
+            new CostMetrics(metrics, {
+              config,
+              ledger,
+              pendingStops,
+              orphans: reaper.counts,
+              now: () => Date.now(),
+            }),
+          inject: [PodwardenMetrics, CONFIG, BudgetLedger, PendingStopStore, OrphanReaper],
+        },
+        {
           provide: IdleTickService,
           useFactory: (
             config: PodwardenConfig,
@@ -94,6 +114,7 @@ export class IdleMonitorModule {
             orphans: OrphanReaper,
             ledger: BudgetLedger,
             confirmations: StopConfirmer,
+            costs: CostMetrics,
           ) =>
             new IdleTickService({
               config,
@@ -106,7 +127,7 @@ export class IdleMonitorModule {
               events,
               orphans,
               ledger,
-              confirmations,
+              listReaders: [costs, confirmations],
               now: () => Date.now(),
               status: new TickStatusEffects({
                 publisher,
@@ -133,6 +154,7 @@ export class IdleMonitorModule {
             OrphanReaper,
             BudgetLedger,
             StopConfirmer,
+            CostMetrics,
           ],
         },
         IdleTickProcessor,
