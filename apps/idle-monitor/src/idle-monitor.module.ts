@@ -3,6 +3,7 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
   ActionLog,
+  BillableIntents,
   BudgetLedger,
   CONFIG,
   WorkerHealthModule,
@@ -29,6 +30,7 @@ import { IdleTickService } from './idle/idle-tick.service';
 import { TickStatusEffects } from './idle/tick-status-effects';
 import { OrphanReaper } from './idle/orphan-reaper';
 import { StopConfirmer } from './idle/stop-confirmer';
+import { StopIntentReconciler } from './idle/stop-intent-reconciler';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
 
@@ -77,6 +79,16 @@ export class IdleMonitorModule {
           inject: [CONFIG, PendingStopStore, IdleStateStore, ActionLog, StopService, LOGGER],
         },
         {
+          provide: StopIntentReconciler,
+          useFactory: (
+            config: PodwardenConfig,
+            intents: BillableIntents,
+            actions: ActionLog,
+            logger: AppLogger,
+          ) => new StopIntentReconciler({ config, intents, actions, logger, now: () => Date.now() }),
+          inject: [CONFIG, BillableIntents, ActionLog, LOGGER],
+        },
+        {
           provide: IdleTickService,
           useFactory: (
             config: PodwardenConfig,
@@ -94,6 +106,7 @@ export class IdleMonitorModule {
             orphans: OrphanReaper,
             ledger: BudgetLedger,
             confirmations: StopConfirmer,
+            stopIntents: StopIntentReconciler,
           ) =>
             new IdleTickService({
               config,
@@ -107,6 +120,7 @@ export class IdleMonitorModule {
               orphans,
               ledger,
               confirmations,
+              stopIntents,
               now: () => Date.now(),
               status: new TickStatusEffects({
                 publisher,
@@ -133,6 +147,7 @@ export class IdleMonitorModule {
             OrphanReaper,
             BudgetLedger,
             StopConfirmer,
+            StopIntentReconciler,
           ],
         },
         IdleTickProcessor,

@@ -26,6 +26,7 @@ import { settleRun } from './budget-settlement';
 import { stopNeverRan } from './never-ran-stop';
 import type { OrphanReaper } from './orphan-reaper';
 import type { StopConfirmer } from './stop-confirmer';
+import type { StopIntentReconciler } from './stop-intent-reconciler';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
 import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
 import { logReadiness, logTick } from './tick-log';
@@ -57,6 +58,8 @@ export interface IdleTickDependencies {
   readonly orphans?: Pick<OrphanReaper, 'sweep'>;
   /** Follows accepted stops in the same list until their pods are seen down; re-stops those that are not. */
   readonly confirmations?: Pick<StopConfirmer, 'check'>;
+  /** Records the stops whose caller died before RunPod answered, from their write-ahead intents. */
+  readonly stopIntents?: Pick<StopIntentReconciler, 'reconcile'>;
 }
 
 export type PodTickOutcome =
@@ -86,9 +89,11 @@ export class IdleTickService {
     if (pods.length > 0) {
       const listedAt = this.deps.now();
       const list = await client.listPods(signal);
-      // The same list serves the orphan sweep (pods of ours no configured volume holds) and confirmed stops.
+      // The same list serves the orphan sweep (pods of ours no configured volume holds), confirmed stops
+      // and the evidence for stops whose caller died.
       if (list.kind === 'listed') await this.deps.orphans?.sweep(list.pods, signal);
       await this.deps.confirmations?.check(pods, list, listedAt);
+      await this.deps.stopIntents?.reconcile(pods, list);
       evaluated = await fanOutTick(pods, list, config.tuning, (pod) => this.tickPod(pod, list, tick));
     }
     // In config order; a pod without a volume (or every pod, without an API key) is not looked at.

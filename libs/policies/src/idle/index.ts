@@ -11,3 +11,4 @@ export * from './orphan-sweep';
 export * from './never-ran';
 export * from './stop-confirmation';
 export * from './tick-lane';
+export * from './stop-intent-due';
