@@ -8,6 +8,10 @@ RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production
+# A heap ceiling of about 1.4x the largest live heap measured (gateway ~45 MB after a full collection
+# under load): without it V8 lets the heap grow to over 250 MB RSS before collecting. See
+# docs/benchmarks.md (memory). npm start and the test suites read this line too.
+ENV NODE_OPTIONS="--max-old-space-size=64 --max-semi-space-size=4"
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

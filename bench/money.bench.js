@@ -157,4 +157,11 @@ function report(a, b) {
   return lines.join('\n');
 }
 
-module.exports = { name: 'money', title: 'money: one wake-and-forget session, billed', run };
+module.exports = {
+  name: 'money',
+  title: 'money: one wake-and-forget session, billed',
+  run,
+  // The scale model, shared with money-day.
+  SPEED,
+  SCALED_ENV,
+};

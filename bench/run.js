@@ -15,6 +15,8 @@ const { recordRun, DOC } = require('./lib/results-doc');
 
 const BENCHMARKS = [
   require('./money.bench'),
+  require('./money-day.bench'),
+  require('./proxy-latency.bench'),
   require('./burst.bench'),
   require('./wake-gate.bench'),
   require('./metrics-parse.bench'),
@@ -26,6 +28,8 @@ const BENCHMARKS = [
 ];
 const NEEDS_APPS = new Set([
   'money',
+  'money-day',
+  'proxy-latency',
   'burst',
   'wake-gate',
   'status',
@@ -71,7 +75,7 @@ async function main() {
   }
   const selected = wanted.length === 0 ? BENCHMARKS : BENCHMARKS.filter((b) => wanted.includes(b.name));
   if (selected.some((b) => NEEDS_APPS.has(b.name))) {
-    const missing = ['gateway', 'waker', 'idle-monitor', 'runpod-sim'].filter(
+    const missing = ['gateway', 'waker', 'idle-monitor', 'runpod-sim', 'inference-proxy'].filter(
       (app) => !existsSync(join(ROOT, 'dist', 'apps', app, 'main.js')),
     );
     if (missing.length > 0) throw new Error(`not built: ${missing.join(', ')}; run npm run build first`);

@@ -6,6 +6,7 @@
 const { spawn, spawnSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
+const { productionNodeOptions } = require('./production-node-options');
 
 const root = join(__dirname, '..');
 const SIM_PORT = process.env.SIM_PORT || '8090';
@@ -26,6 +27,8 @@ if (process.env.SKIP_BUILD !== '1' || !existsSync(join(root, 'dist/apps/gateway/
 
 const env = {
   ...process.env,
+  // The production heap ceiling (the Dockerfile's), unless you set your own.
+  NODE_OPTIONS: process.env.NODE_OPTIONS || productionNodeOptions(),
   RUNPOD_API_KEY: SIM_KEY,
   RUNPOD_V2_BASE_URL: `http://127.0.0.1:${SIM_PORT}/v2`,
   RUNPOD_PROXY_URL_TEMPLATE: `http://127.0.0.1:${SIM_PORT}/proxy/{podId}-{port}`,

@@ -24,6 +24,7 @@ class Stack {
     this.wakers = [];
     this.idleMonitors = [];
     this.gateway = null;
+    this.inferenceProxy = null;
     this.sim = null;
     this.keysLeft = null;
   }
@@ -82,6 +83,7 @@ class Stack {
       waits.push(this.startWorker('waker', 'waker consuming wake jobs'));
     for (let i = 0; i < (this.options.idleMonitors || 0); i++)
       waits.push(this.startWorker('idle-monitor', 'idle monitor ticking'));
+    if (this.options.inferenceProxy) waits.push(this.startInferenceProxy());
     if (this.options.gateway !== false) {
       this.gateway = AppProcess.start('gateway', this.env, `${this.options.name}-gateway`, this.options.root);
       waits.push(
@@ -94,6 +96,18 @@ class Stack {
       );
     }
     await Promise.all(waits);
+  }
+
+  async startInferenceProxy() {
+    const port = await freePort();
+    this.proxyUrl = `http://127.0.0.1:${port}`;
+    this.inferenceProxy = AppProcess.start(
+      'inference-proxy',
+      { ...this.env, PROXY_PORT: String(port) },
+      `${this.options.name}-inference-proxy`,
+      this.options.root,
+    );
+    await this.inferenceProxy.waitForMessage('inference proxy listening', 30_000);
   }
 
   async startWorker(app, readyMessage) {
@@ -111,7 +125,7 @@ class Stack {
 
   /** Stops every process of the stack, deletes its Redis keys and records how many were left (0 expected). */
   async stop() {
-    const apps = [this.gateway, ...this.wakers, ...this.idleMonitors].filter(Boolean);
+    const apps = [this.gateway, this.inferenceProxy, ...this.wakers, ...this.idleMonitors].filter(Boolean);
     await Promise.all(apps.map((app) => app.stop()));
     if (this.sim) await this.sim.stop();
     try {

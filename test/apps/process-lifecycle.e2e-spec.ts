@@ -3,7 +3,7 @@ import { freePort } from '../support/free-port';
 import { deletePrefix } from '../support/redis-cleanup';
 import { REDIS_URL, TEST_API_KEY, uniquePrefix } from '../support/test-env';
 
-const PODWARDEN_APPS: AppName[] = ['gateway', 'waker', 'idle-monitor'];
+const PODWARDEN_APPS: AppName[] = ['gateway', 'waker', 'idle-monitor', 'inference-proxy'];
 
 /** What CONTRACT.md promises about every process: fail fast on bad config, stop cleanly on SIGTERM. */
 describe('app processes', () => {
@@ -77,6 +77,8 @@ describe('app processes', () => {
         PORT: String(port),
         HOST: '127.0.0.1',
         HEALTH_PORT: String(port),
+        // The proxy serves its health on its own port.
+        PROXY_PORT: String(port),
       };
       const proc = AppProcess.start(app, env, `sigterm-${app}`);
       await eventually(

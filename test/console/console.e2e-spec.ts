@@ -51,6 +51,12 @@ describe('the operator console in a browser', () => {
     expect(answer?.status()).toBe(200);
     expect(answer?.headers()['content-security-policy']).toContain("script-src 'self'");
     expect(await page.locator('script:not([src])').count()).toBe(0);
+    // The built console serves its script minified (scripts/minify-console.js), under the same CSP.
+    const script = await fetch(`${stack.gatewayUrl}/console/console.js`);
+    expect(script.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const code = await script.text();
+    expect(code).not.toContain('// The operator console');
+    expect(Buffer.byteLength(code)).toBeLessThan(10 * 1024);
     await expectText(phase(), 'Down');
     await expectText(card().locator('.live'), 'live');
     // Page code runs in the browser: passed as text (the specs compile without the DOM library).

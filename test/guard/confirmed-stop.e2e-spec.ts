@@ -1,6 +1,6 @@
 import { eventually, type AppProcess } from '../support/app-process';
 import { freePort } from '../support/free-port';
-import { Stack } from '../support/stack';
+import { Stack, VOLUME_ID } from '../support/stack';
 import {
   EVENT_DEADLINE_MS,
   FAST_IDLE_ENV,
@@ -20,6 +20,7 @@ import {
  * monitor sees the pod still RUNNING past STOP_CONFIRM_TICKS ticks, stops it
  * again (a second POST action stop), logs that at Error and records it; once
  * the fault is cleared the re-stop takes and GET says stopConfirmed true.
+ * The monitor's /metrics shows the unconfirmed stop meanwhile (podwarden_stops_unconfirmed).
  * Idle window, boot grace and runtime cap are out of reach, so nothing else stops the pod.
  */
 // The operator's stop and the monitor's first re-stop are ignored; then the fault is spent (cleared).
@@ -54,6 +55,17 @@ describe('confirmed stops', () => {
   afterAll(async () => {
     await stack?.stop();
   });
+
+  /** The idle monitor's /metrics (HEALTH_PORT) once it shows `sample`. */
+  const scrapeShowing = (sample: string): Promise<string> =>
+    eventually(
+      async () => {
+        const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
+        return text.split('\n').includes(sample) ? text : undefined;
+      },
+      EVENT_DEADLINE_MS,
+      `/metrics showing ${sample}`,
+    );
 
   const stopConfirmed = async (): Promise<unknown> =>
     (await stack.api<{ stopConfirmed: unknown }>('GET', '/api/pods/qwen')).body.stopConfirmed;
@@ -118,6 +130,10 @@ describe('confirmed stops', () => {
     ]);
     expect(stops[1].detail).toMatch(/^re-stop 1 of 2 of an unconfirmed stop: the manual stop accepted at /);
 
+    // On /metrics meanwhile: the stop is unconfirmed and the pod still bills on its volume.
+    const unconfirmed = await scrapeShowing('podwarden_stops_unconfirmed 1');
+    expect(unconfirmed).toContain(`podwarden_pods_billing{pod="qwen",volume="${VOLUME_ID}"} 1`);
+
     // The fault spent: the monitor's second re-stop takes, and the next tick confirms it.
     await eventually(
       async () => ((await stopConfirmed()) === true ? true : undefined),
@@ -127,5 +143,7 @@ describe('confirmed stops', () => {
     expect((await simPod(stack, POD_ID)).status).toBe('EXITED');
     expect((await stopCalls(stack)).filter((c) => podIdOfCall(c) === POD_ID)).toHaveLength(3);
     expect(monitor.messages()).toContain(`stop of ${POD_ID} confirmed (down)`);
+    const confirmed = await scrapeShowing('podwarden_stops_unconfirmed 0');
+    expect(confirmed).toContain(`podwarden_pods_billing{pod="qwen",volume="${VOLUME_ID}"} 0`);
   });
 });

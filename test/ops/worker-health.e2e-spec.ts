@@ -1,3 +1,5 @@
+import { Queue } from 'bullmq';
+import { IDLE_TICK_QUEUE } from '@podwarden/platform';
 import { eventually, type AppProcess } from '../support/app-process';
 import { freePort } from '../support/free-port';
 import { RedisServer } from '../support/redis-server';
@@ -14,8 +16,8 @@ interface Probe {
 
 /**
  * The workers' HEALTH_PORT as an orchestrator sees it: /metrics after real
- * work, readiness while Redis is there and after it goes away, and a SIGTERM
- * during the outage. The Redis is this spec's own redis-server, killed mid-test.
+ * work, readiness while Redis is there, when the idle ticks stop and after
+ * Redis goes away, and a SIGTERM during the outage. The Redis is this spec's own redis-server, killed mid-test.
  */
 describe('worker metrics and readiness on HEALTH_PORT', () => {
   let redis: RedisServer;
@@ -99,6 +101,45 @@ describe('worker metrics and readiness on HEALTH_PORT', () => {
       worker: { status: 'up' },
       ticks: { status: 'up' },
     });
+  });
+
+  it("the idle monitor's readiness goes false when its ticks stop (the tick queue paused in Redis), and true again once they resume", async () => {
+    const ticks = new Queue(IDLE_TICK_QUEUE, {
+      connection: { url: redis.url, maxRetriesPerRequest: null },
+      prefix: stack.prefix,
+    });
+    try {
+      await ticks.pause();
+      // Stale after three ticks plus a minute of slack (CHECK_SECONDS=1 here): over a minute of waiting.
+      const stale = await eventually(
+        async () => {
+          const seen = await probe(monitorPort);
+          return seen.status === 503 ? seen : undefined;
+        },
+        150_000,
+        'the idle monitor not ready once its ticks stopped',
+      );
+      expect(stale.body.details).toMatchObject({
+        redis: { status: 'up' },
+        worker: { status: 'up' },
+        ticks: { status: 'down' },
+      });
+      expect((await probe(wakerPort)).status).toBe(200);
+
+      await ticks.resume();
+      const ready = await eventually(
+        async () => {
+          const seen = await probe(monitorPort);
+          return seen.status === 200 ? seen : undefined;
+        },
+        60_000,
+        'the idle monitor ready again once ticks resume',
+      );
+      expect(ready.body.details).toMatchObject({ ticks: { status: 'up' } });
+    } finally {
+      await ticks.resume().catch(() => undefined);
+      await ticks.close();
+    }
   });
 
   it('readiness goes false when Redis goes away, liveness stays, and SIGTERM still exits 0 within the grace', async () => {

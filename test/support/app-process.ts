@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const TEST_LOG_DIR = join(ROOT, 'test-logs');
+
+/** The Dockerfile's heap ceiling (ENV NODE_OPTIONS): the specs run the apps with production's heap. */
+const PRODUCTION_NODE_OPTIONS =
+  /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1] ?? '';
 
 export type AppName = 'gateway' | 'waker' | 'idle-monitor' | 'runpod-sim' | 'inference-proxy';
 
@@ -58,7 +62,7 @@ export class AppProcess {
   static start(app: AppName, env: Record<string, string>, label: string = app): AppProcess {
     const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', app, 'main.js')], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', NODE_OPTIONS: PRODUCTION_NODE_OPTIONS, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new AppProcess(label, child);

@@ -13,6 +13,7 @@ import {
   LOGGER,
   PendingStopStore,
   PlatformModule,
+  PodwardenMetrics,
   ProxyActivityStore,
   PodEventPublisher,
   QueuesModule,
@@ -31,6 +32,7 @@ import { TickStatusEffects } from './idle/tick-status-effects';
 import { OrphanReaper } from './idle/orphan-reaper';
 import { StopConfirmer } from './idle/stop-confirmer';
 import { StopIntentReconciler } from './idle/stop-intent-reconciler';
+import { CostMetrics } from './metrics/cost-metrics';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
 
@@ -89,6 +91,24 @@ export class IdleMonitorModule {
           inject: [CONFIG, BillableIntents, ActionLog, LOGGER],
         },
         {
+          provide: CostMetrics,
+          useFactory: (
+            metrics: PodwardenMetrics,
+            config: PodwardenConfig,
+            ledger: BudgetLedger,
+            pendingStops: PendingStopStore,
+            reaper: OrphanReaper,
+          ) =>
+            new CostMetrics(metrics, {
+              config,
+              ledger,
+              pendingStops,
+              orphans: reaper.counts,
+              now: () => Date.now(),
+            }),
+          inject: [PodwardenMetrics, CONFIG, BudgetLedger, PendingStopStore, OrphanReaper],
+        },
+        {
           provide: IdleTickService,
           useFactory: (
             config: PodwardenConfig,
@@ -107,6 +127,7 @@ export class IdleMonitorModule {
             ledger: BudgetLedger,
             confirmations: StopConfirmer,
             stopIntents: StopIntentReconciler,
+            costs: CostMetrics,
           ) =>
             new IdleTickService({
               config,
@@ -119,8 +140,7 @@ export class IdleMonitorModule {
               events,
               orphans,
               ledger,
-              confirmations,
-              stopIntents,
+              listReaders: [costs, confirmations, stopIntents],
               now: () => Date.now(),
               status: new TickStatusEffects({
                 publisher,
@@ -148,6 +168,7 @@ export class IdleMonitorModule {
             BudgetLedger,
             StopConfirmer,
             StopIntentReconciler,
+            CostMetrics,
           ],
         },
         IdleTickProcessor,

@@ -108,8 +108,11 @@ export class ControlPlaneRoutes {
         return problemResponse(fault.status, 'injected fault: upstream error after the request was accepted');
       case 'no-id':
         return withoutIds(run());
+      // huge-body and slow-drip are metrics-only: parseFault refuses them here.
       case 'no-volume':
       case 'other-gpu':
+      case 'huge-body':
+      case 'slow-drip':
       case 'ignore':
         return run();
       case 'late-answer': {

@@ -221,6 +221,34 @@ describe('fault injection (tests and demos only)', () => {
     expect((await h.proxy(pod.id, '/metrics')).text).toContain('vllm:num_requests_running');
   });
 
+  it('huge-body: /metrics says idle, then streams the requested bytes of comments', async () => {
+    const pod = await h.createPod();
+    h.clock.advance(200);
+    await fault({ route: 'metrics', podId: pod.id, kind: 'huge-body', bytes: 300_000 });
+    const huge = await h.proxy(pod.id, '/metrics');
+    expect(huge.status).toBe(200);
+    expect(huge.text.length).toBeGreaterThanOrEqual(300_000);
+    expect(huge.text).toContain('vllm:num_requests_running{engine="0",model_name="m"} 0.0');
+    expect((await h.proxy(pod.id, '/metrics')).text.length).toBeLessThan(300_000);
+  });
+
+  it('slow-drip: /metrics answers 200 and trickles a line per interval until the duration ends', async () => {
+    const pod = await h.createPod();
+    h.clock.advance(200);
+    await fault({ route: 'metrics', kind: 'slow-drip', intervalMs: 5, durationMs: 50 });
+    const drip = await h.proxy(pod.id, '/metrics');
+    expect(drip.status).toBe(200);
+    expect(drip.text.split('# drip\n').length - 1).toBe(10);
+  });
+
+  it('forMs: a fault matches every request until its real time is up, then expires', async () => {
+    await fault({ route: 'list', kind: 'unreadable', forMs: 200 });
+    for (let i = 0; i < 5; i++) expect((await h.api('GET', '/pods')).status).toBe(500);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect((await h.api('GET', '/pods')).status).toBe(200);
+    expect((await h.admin('GET', '/faults')).json).toEqual({ faults: [] });
+  });
+
   it('GET lists pending faults with their remaining uses; DELETE clears them', async () => {
     await fault({ route: 'create', kind: 'no-id', times: 3 });
     const listed = (await h.admin('GET', '/faults')).json as { faults: PendingFault[] };
@@ -230,6 +258,7 @@ describe('fault injection (tests and demos only)', () => {
         route: 'create',
         podId: null,
         remaining: 3,
+        forMs: null,
         spec: { kind: 'no-id' },
       },
     ]);
@@ -256,6 +285,9 @@ describe('fault injection (tests and demos only)', () => {
     ['zero times', { route: 'list', kind: 'unreadable', times: 0 }],
     ['a typo in a field', { route: 'list', kind: 'unreadable', time: 2 }],
     ['a negative delay', { route: 'list', kind: 'delay', delayMs: -1 }],
+    ['huge-body on the list', { route: 'list', kind: 'huge-body' }],
+    ['slow-drip on a create', { route: 'create', kind: 'slow-drip' }],
+    ['a zero forMs', { route: 'list', kind: 'unreadable', forMs: 0 }],
   ])('%s is refused with 400', async (_name, body) => {
     const result = await h.admin('POST', '/faults', body);
     expect(result.status).toBe(400);

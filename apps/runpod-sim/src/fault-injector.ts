@@ -39,6 +39,8 @@ export const FAULT_KINDS = [
   'no-volume',
   'other-gpu',
   'late-answer',
+  'huge-body',
+  'slow-drip',
   'ignore',
 ] as const;
 export type FaultKindName = (typeof FAULT_KINDS)[number];
@@ -73,6 +75,10 @@ export type FaultSpec =
   | { readonly kind: 'no-id' }
   /** 500, nothing happens. */
   | { readonly kind: 'unreadable' }
+  /** /metrics answers 200 with idle-looking vLLM gauges, then `bytes` of comment lines (streamed). */
+  | { readonly kind: 'huge-body'; readonly bytes: number }
+  /** /metrics answers 200 at once, then one short line every `intervalMs` real ms for `durationMs`. */
+  | { readonly kind: 'slow-drip'; readonly intervalMs: number; readonly durationMs: number }
   /** An action is answered 200 with the pod as it is, and nothing happens (a stop RunPod accepts but ignores). */
   | { readonly kind: 'ignore' };
 
@@ -82,6 +88,8 @@ export interface PendingFault {
   /** Only requests for this pod match; null matches any. */
   readonly podId: string | null;
   remaining: number;
+  /** Real ms the fault lasts from when it is added, matching every request meanwhile; null: `remaining` uses. */
+  readonly forMs: number | null;
   readonly spec: FaultSpec;
 }
 
@@ -94,6 +102,8 @@ const ROUTES_FOR_KIND: Partial<Record<FaultKindName, readonly FaultRoute[]>> = {
   'no-volume': ['create'],
   'other-gpu': ['create'],
   'late-answer': ['create'],
+  'huge-body': ['metrics'],
+  'slow-drip': ['metrics'],
   ignore: ['action'],
 };
 
@@ -102,7 +112,22 @@ export function parseFault(raw: unknown): ShapeResult<Omit<PendingFault, 'id'>> 
     const record = asRecord(raw, 'fault');
     onlyKeys(
       record,
-      ['route', 'podId', 'times', 'kind', 'status', 'retryAfter', 'body', 'delayMs', 'gpuId', 'listLagMs'],
+      [
+        'route',
+        'podId',
+        'times',
+        'forMs',
+        'kind',
+        'status',
+        'retryAfter',
+        'body',
+        'delayMs',
+        'gpuId',
+        'listLagMs',
+        'bytes',
+        'intervalMs',
+        'durationMs',
+      ],
       'fault',
     );
     const route = asOneOf(record.route, 'fault.route', FAULT_ROUTES);
@@ -120,6 +145,9 @@ export function parseFault(raw: unknown): ShapeResult<Omit<PendingFault, 'id'>> 
       podId,
       remaining: optional(record.times, 1, (v) =>
         asNumber(v, 'fault.times', { integer: true, min: 1, max: 100_000 }),
+      ),
+      forMs: optional<number | null>(record.forMs, null, (v) =>
+        asNumber(v, 'fault.forMs', { min: 1, max: 3_600_000 }),
       ),
       spec: readSpec(kind, record),
     };
@@ -148,6 +176,23 @@ function readSpec(kind: FaultKindName, record: Record<string, unknown>): FaultSp
           asNumber(v, 'fault.listLagMs', { min: 0, max: 600_000 }),
         ),
       };
+    case 'huge-body':
+      return {
+        kind,
+        bytes: optional(record.bytes, 50 * 1024 * 1024, (v) =>
+          asNumber(v, 'fault.bytes', { integer: true, min: 1, max: 1024 * 1024 * 1024 }),
+        ),
+      };
+    case 'slow-drip':
+      return {
+        kind,
+        intervalMs: optional(record.intervalMs, 1000, (v) =>
+          asNumber(v, 'fault.intervalMs', { min: 1, max: 600_000 }),
+        ),
+        durationMs: optional(record.durationMs, 60_000, (v) =>
+          asNumber(v, 'fault.durationMs', { min: 0, max: 3_600_000 }),
+        ),
+      };
     case 'other-gpu':
       return { kind, gpuId: optional<string | null>(record.gpuId, null, (v) => asString(v, 'fault.gpuId')) };
     case 'no-volume':
@@ -171,18 +216,27 @@ function readRetryAfter(value: unknown): string {
 export class FaultInjector {
   private faults: PendingFault[] = [];
   private nextId = 1;
+  /** When each timed fault (forMs) ends, in real epoch ms. */
+  private readonly endsAt = new Map<number, number>();
+
+  /** `now`: real time, for faults that last `forMs` (weather lasts wall-clock time, not simulated time). */
+  constructor(private readonly now: () => number = () => Date.now()) {}
 
   add(fault: Omit<PendingFault, 'id'>): PendingFault {
     const pending: PendingFault = { ...fault, id: this.nextId };
     this.nextId += 1;
     this.faults.push(pending);
+    if (pending.forMs !== null) this.endsAt.set(pending.id, this.now() + pending.forMs);
     return pending;
   }
 
-  /** Consumes one use of the oldest fault matching this request, if any. */
+  /** Consumes one use of the oldest fault matching this request, if any (a timed fault is not used up). */
   take(route: FaultRoute, podId: string | null): FaultSpec | null {
+    const now = this.now();
+    this.faults = this.faults.filter((f) => (this.endsAt.get(f.id) ?? Infinity) > now);
     const fault = this.faults.find((f) => f.route === route && (f.podId === null || f.podId === podId));
     if (fault === undefined) return null;
+    if (fault.forMs !== null) return fault.spec;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);
     return fault.spec;
@@ -194,5 +248,6 @@ export class FaultInjector {
 
   clear(): void {
     this.faults = [];
+    this.endsAt.clear();
   }
 }

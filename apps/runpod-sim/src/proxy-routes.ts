@@ -1,3 +1,4 @@
+import { hugeMetricsBody, slowDripMetrics } from './metrics-faults';
 import { IncomingMessage } from 'node:http';
 import { CallLog, ProxyRequestKind } from './call-log';
 import { FaultInjector, FaultSpec } from './fault-injector';
@@ -147,6 +148,14 @@ export class ProxyRoutes {
       case 'delay':
         await new Promise<void>((resolve) => this.timers.after(fault.delayMs, resolve));
         return null;
+      case 'huge-body':
+        return hugeMetricsBody(fault.bytes);
+      case 'slow-drip':
+        return slowDripMetrics(
+          fault.intervalMs,
+          fault.durationMs,
+          (ms) => new Promise<void>((resolve) => this.timers.after(ms, resolve)),
+        );
       case 'after-effect':
       case 'no-id':
       case 'no-volume':

@@ -6,7 +6,7 @@ export interface AuditReport {
   readonly billing: string[];
   /** The pod podwarden's GET shows in a billing status (null when it believes none bills). */
   readonly believedRunning: string | null;
-  /** Create rows that mark the adoption of a pod a failed-looking create placed: a note on that write, not a write. */
+  /** Create rows that mark the adoption of a pod a failed-looking or in-doubt create placed: a note on that write, not a write. */
   readonly adoptions: string[];
   /** Billable writes in the simulator's call log, as "POST /pods", "POST /pods/{id}/action stop", "DELETE /pods/{id}". */
   readonly simWrites: string[];
@@ -27,6 +27,13 @@ interface Action {
 /** Statuses in which the simulator bills (its billing rule: from create until stopped or terminated). */
 const BILLING_STATUSES = new Set(['PROVISIONING', 'STARTING', 'RUNNING', 'ERROR']);
 const ADOPTION = 'adopted after a transient create failure';
+/**
+ * A create answered ambiguously (a timeout) is logged when it answers; a later run that finds the
+ * pod it placed adds this row: a note on that same write, like an adoption. (An interrupted
+ * create, whose waker died before logging it, is reconciled as "an interrupted create": a write.)
+ */
+const IN_DOUBT_SETTLED = 'reconciled: a create in doubt placed this pod';
+const isNote = (a: Action): boolean => a.detail === ADOPTION || (a.detail ?? '').startsWith(IN_DOUBT_SETTLED);
 
 /** podwarden's action log in the simulator's call-log notation. */
 function asWrite(action: Action): string {
@@ -62,11 +69,11 @@ export async function audit(stack: Stack, since = 0, pod = 'qwen'): Promise<Audi
   return {
     billing,
     believedRunning: BILLING_STATUSES.has(status.body.status) ? status.body.podId : null,
-    adoptions: actions.filter((a) => a.detail === ADOPTION).map((a) => a.podId ?? ''),
+    adoptions: actions.filter(isNote).map((a) => a.podId ?? ''),
     simWrites: [...writes].sort(),
     // Only this case's actions: the simulator's call log was cleared when the case began.
     actionLog: actions
-      .filter((a) => a.detail !== ADOPTION)
+      .filter((a) => !isNote(a))
       .map(asWrite)
       .sort(),
   };

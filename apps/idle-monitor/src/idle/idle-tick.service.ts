@@ -25,8 +25,6 @@ import {
 import { settleRun } from './budget-settlement';
 import { stopNeverRan } from './never-ran-stop';
 import type { OrphanReaper } from './orphan-reaper';
-import type { StopConfirmer } from './stop-confirmer';
-import type { StopIntentReconciler } from './stop-intent-reconciler';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
 import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
 import { logReadiness, logTick } from './tick-log';
@@ -56,10 +54,13 @@ export interface IdleTickDependencies {
   readonly ledger?: Pick<BudgetLedger, 'settle'>;
   /** Terminates prefixed pods on no configured volume, from the tick's own list. */
   readonly orphans?: Pick<OrphanReaper, 'sweep'>;
-  /** Follows accepted stops in the same list until their pods are seen down; re-stops those that are not. */
-  readonly confirmations?: Pick<StopConfirmer, 'check'>;
-  /** Records the stops whose caller died before RunPod answered, from their write-ahead intents. */
-  readonly stopIntents?: Pick<StopIntentReconciler, 'reconcile'>;
+  /** Read the same list after the sweep: confirmed stops (StopConfirmer), the billing census (CostMetrics). */
+  readonly listReaders?: readonly TickListReader[];
+}
+
+/** Reads the tick's one account-wide list (`listedAt`: just before it was asked for). Must not throw. */
+export interface TickListReader {
+  read(pods: readonly PodConfig[], list: PodList, listedAt: number): Promise<void>;
 }
 
 export type PodTickOutcome =
@@ -89,11 +90,9 @@ export class IdleTickService {
     if (pods.length > 0) {
       const listedAt = this.deps.now();
       const list = await client.listPods(signal);
-      // The same list serves the orphan sweep (pods of ours no configured volume holds), confirmed stops
-      // and the evidence for stops whose caller died.
+      // The same list serves the orphan sweep (pods of ours no configured volume holds) and the readers.
       if (list.kind === 'listed') await this.deps.orphans?.sweep(list.pods, signal);
-      await this.deps.confirmations?.check(pods, list, listedAt);
-      await this.deps.stopIntents?.reconcile(pods, list);
+      for (const reader of this.deps.listReaders ?? []) await reader.read(pods, list, listedAt);
       evaluated = await fanOutTick(pods, list, config.tuning, (pod) => this.tickPod(pod, list, tick));
     }
     // In config order; a pod without a volume (or every pod, without an API key) is not looked at.

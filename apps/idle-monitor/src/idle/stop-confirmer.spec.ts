@@ -84,7 +84,7 @@ function setup(env: Record<string, string> = {}) {
     clock.now += TICK_MS;
     const list: PodList =
       status === 'unreadable' ? { kind: 'unreadable', reason: 'HTTP 500' } : listed(status);
-    await confirmer.check([pod], list, clock.now - 1);
+    await confirmer.read([pod], list, clock.now - 1);
   };
   const stopRecords = async (): Promise<ActionRecord[]> =>
     (await actions.recent(pod.name, 20)).filter((a) => a.action === 'Stop').reverse();

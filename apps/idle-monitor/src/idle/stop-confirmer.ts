@@ -19,6 +19,7 @@ import {
   type PendingStopStore,
   type StopService,
 } from '@podwarden/platform';
+import type { TickListReader } from './idle-tick.service';
 
 export interface StopConfirmerDependencies {
   readonly config: PodwardenConfig;
@@ -42,10 +43,10 @@ const RECENT_ACTIONS = 20;
  * times, then reported at Error every tick. What to do is decideStopConfirmation's.
  * Never throws: a failed check must not cost the tick its idle decisions.
  */
-export class StopConfirmer {
+export class StopConfirmer implements TickListReader {
   constructor(private readonly deps: StopConfirmerDependencies) {}
 
-  async check(pods: readonly PodConfig[], list: PodList, listedAt: number): Promise<void> {
+  async read(pods: readonly PodConfig[], list: PodList, listedAt: number): Promise<void> {
     // One read per pod, all at once (pipelined): most ticks follow no stop at all.
     const followed = await Promise.all(pods.map((pod) => this.follows(pod)));
     for (const pod of pods.filter((_, i) => followed[i])) {

@@ -89,7 +89,7 @@ describe(StopIntentReconciler.name, () => {
     await s.intents.begin(s.intent());
     s.clock.now = T0 + TIMEOUT_MS + 1;
 
-    await s.reconciler.reconcile([s.pod], listed('EXITED'));
+    await s.reconciler.read([s.pod], listed('EXITED'));
 
     expect(await s.stops()).toEqual([
       {
@@ -117,7 +117,7 @@ describe(StopIntentReconciler.name, () => {
     await s.intents.begin(s.intent());
     s.clock.now = T0 + TIMEOUT_MS + 1;
 
-    await s.reconciler.reconcile([s.pod], list);
+    await s.reconciler.read([s.pod], list);
 
     const [row] = await s.stops();
     expect(row.detail).toContain(`the pod is now ${status}`);
@@ -128,7 +128,7 @@ describe(StopIntentReconciler.name, () => {
     await s.intents.begin(s.intent());
     s.clock.now = T0 + TIMEOUT_MS;
 
-    await s.reconciler.reconcile([s.pod], listed('EXITED'));
+    await s.reconciler.read([s.pod], listed('EXITED'));
 
     expect(await s.stops()).toEqual([]);
     expect(await s.intents.open(s.pod.name)).toHaveLength(1);
@@ -139,7 +139,7 @@ describe(StopIntentReconciler.name, () => {
     await s.intents.begin(s.intent({ action: 'Start', trigger: undefined }));
     s.clock.now = T0 + 100 * TIMEOUT_MS;
 
-    await s.reconciler.reconcile([s.pod], listed('RUNNING'));
+    await s.reconciler.read([s.pod], listed('RUNNING'));
 
     expect(await s.actions.recent(s.pod.name, 10)).toEqual([]);
     expect(await s.intents.open(s.pod.name)).toHaveLength(1);
@@ -151,8 +151,8 @@ describe(StopIntentReconciler.name, () => {
     s.clock.now = T0 + TIMEOUT_MS + 1;
 
     await Promise.all([
-      s.reconciler.reconcile([s.pod], listed('EXITED')),
-      s.reconciler.reconcile([s.pod], listed('EXITED')),
+      s.reconciler.read([s.pod], listed('EXITED')),
+      s.reconciler.read([s.pod], listed('EXITED')),
     ]);
 
     expect(await s.stops()).toHaveLength(1);
@@ -176,7 +176,7 @@ describe(StopIntentReconciler.name, () => {
     // The answer is late: the next tick, past the client timeout, reconciles while the call is out.
     fake.onStop(async () => {
       s.clock.now = T0 + TIMEOUT_MS + 1;
-      await s.reconciler.reconcile([s.pod], listed('EXITED'));
+      await s.reconciler.read([s.pod], listed('EXITED'));
       return { ok: true, httpStatus: 200, detail: null };
     });
 

@@ -7,6 +7,7 @@ import {
   type BillableIntent,
   type BillableIntents,
 } from '@podwarden/platform';
+import type { TickListReader } from './idle-tick.service';
 
 export interface StopIntentReconcilerDependencies {
   /** Its RunPod client timeout: an intent younger than that may still have a caller waiting for the answer. */
@@ -24,10 +25,10 @@ export interface StopIntentReconcilerDependencies {
  * now as the evidence. Claimed first (an atomic delete), so a late answer and
  * this never both record the stop. Never throws: the tick's idle decisions come first.
  */
-export class StopIntentReconciler {
+export class StopIntentReconciler implements TickListReader {
   constructor(private readonly deps: StopIntentReconcilerDependencies) {}
 
-  async reconcile(pods: readonly PodConfig[], list: PodList): Promise<void> {
+  async read(pods: readonly PodConfig[], list: PodList): Promise<void> {
     for (const pod of pods) {
       try {
         await this.reconcilePod(pod, list);

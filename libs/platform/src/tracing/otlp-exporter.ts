@@ -1,5 +1,5 @@
-import { OTLPTraceExporter as OtlpJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OtlpProtobufTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import type * as OtlpHttp from '@opentelemetry/exporter-trace-otlp-http';
+import type * as OtlpProto from '@opentelemetry/exporter-trace-otlp-proto';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 export type OtlpTracesProtocol = 'http/json' | 'http/protobuf';
@@ -15,7 +15,13 @@ export function otlpTracesProtocol(env: NodeJS.ProcessEnv): OtlpTracesProtocol {
 
 /** The OTLP exporter for that protocol; it reads the endpoint and headers from the standard variables itself. */
 export function otlpTraceExporter(env: NodeJS.ProcessEnv): SpanExporter {
-  return otlpTracesProtocol(env) === 'http/json'
-    ? new OtlpJsonTraceExporter()
-    : new OtlpProtobufTraceExporter();
+  // Required here, not at the top: an app with tracing off never loads an exporter (see startTracing).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  if (otlpTracesProtocol(env) === 'http/json') {
+    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof OtlpHttp;
+    return new OTLPTraceExporter();
+  }
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof OtlpProto;
+  return new OTLPTraceExporter();
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }

@@ -1,11 +1,7 @@
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import {
-  BatchSpanProcessor,
-  SimpleSpanProcessor,
-  type SpanExporter,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type * as UndiciOtel from '@opentelemetry/instrumentation-undici';
+import type * as SdkNode from '@opentelemetry/sdk-node';
+import type * as SdkTraceBase from '@opentelemetry/sdk-trace-base';
+import type { SpanExporter, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { BullMQOtel } from 'bullmq-otel';
 import { otlpTraceExporter } from './otlp-exporter';
 import { RedactingSpanExporter } from './redacting-exporter';
@@ -41,6 +37,14 @@ export function startTracing(app: string, options: TracingOptions = {}): Tracing
   const env = options.env ?? process.env;
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ?? '';
   if (options.exporter === undefined && endpoint === '') return null;
+  // Loaded only when tracing is on: the SDK and the OTLP exporters hold some 30 MB of RSS (12 MB of
+  // heap) in every process that merely imports them (docs/benchmarks.md, memory).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici') as typeof UndiciOtel;
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof SdkNode;
+  const { BatchSpanProcessor, SimpleSpanProcessor } =
+    require('@opentelemetry/sdk-trace-base') as typeof SdkTraceBase;
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const processor: SpanProcessor =
     options.exporter === undefined
       ? new BatchSpanProcessor(new RedactingSpanExporter(otlpTraceExporter(env), secretsOf(env)))

@@ -11,4 +11,5 @@ export * from './orphan-sweep';
 export * from './never-ran';
 export * from './stop-confirmation';
 export * from './tick-lane';
+export * from './billing-census';
 export * from './stop-intent-due';

@@ -13,7 +13,13 @@ import {
 import { L40S, PRICES, RANKED_CATALOG } from '../testing/gpu-catalogs';
 import { TEST_MAX_POLLS } from '../testing/test-config';
 import { scriptedRunPod, wakeRunHarness } from '../testing/wake-run-harness';
-import { POLL_GAPS, rounds, wakeAction, replacingGpulessPod } from '../testing/wake-scenarios';
+import {
+  POLL_GAPS,
+  rounds,
+  wakeAction,
+  replacingGpulessPod,
+  UNTIL_REPLACEMENT_CREATE,
+} from '../testing/wake-scenarios';
 import { driveExistingPods } from './drive-existing-pods';
 
 /** Step 2 through the whole run: the pods already on the volume, observed round by round. */
@@ -274,10 +280,7 @@ describe(driveExistingPods.name, () => {
     const result = await sut.run();
 
     expect(runpod.calls).toEqual([
-      'list',
-      'observe p1',
-      'catalog',
-      `create ${L40S}`,
+      ...UNTIL_REPLACEMENT_CREATE,
       'observe new1',
       'observe new1',
       'terminate p1',
@@ -298,10 +301,7 @@ describe(driveExistingPods.name, () => {
     const result = await sut.run();
 
     expect(runpod.calls).toEqual([
-      'list',
-      'observe p1',
-      'catalog',
-      `create ${L40S}`,
+      ...UNTIL_REPLACEMENT_CREATE,
       'observe new1',
       'observe new1',
       'terminate p1',

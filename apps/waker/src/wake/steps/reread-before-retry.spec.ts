@@ -10,7 +10,7 @@ import {
 } from '@podwarden/testing';
 import { L40S, PRICES, RANKED_CATALOG } from '../testing/gpu-catalogs';
 import { scriptedRunPod, wakeRunHarness } from '../testing/wake-run-harness';
-import { wakeAction } from '../testing/wake-scenarios';
+import { wakeAction, UNTIL_REPLACEMENT_CREATE } from '../testing/wake-scenarios';
 import { rereadBeforeRetry } from './reread-before-retry';
 
 /** Before a re-post, through the whole run: the wait, the re-read, and adopting what a 5xx placed. */
@@ -95,10 +95,7 @@ describe(rereadBeforeRetry.name, () => {
     const result = await sut.run();
 
     expect(runpod.calls).toEqual([
-      'list',
-      'observe p1',
-      'catalog',
-      `create ${L40S}`,
+      ...UNTIL_REPLACEMENT_CREATE,
       'list',
       'observe new1',
       'observe new1',
@@ -120,10 +117,7 @@ describe(rereadBeforeRetry.name, () => {
     const result = await sut.run();
 
     expect(runpod.calls).toEqual([
-      'list',
-      'observe p1',
-      'catalog',
-      `create ${L40S}`,
+      ...UNTIL_REPLACEMENT_CREATE,
       'list',
       `create ${L40S}`,
       'observe new1',

@@ -12,7 +12,7 @@ import {
 } from '@podwarden/testing';
 import { RANKED_CATALOG, L40S } from '../testing/gpu-catalogs';
 import { scriptedRunPod, wakeRunHarness } from '../testing/wake-run-harness';
-import { wakeAction, replacingGpulessPod } from '../testing/wake-scenarios';
+import { wakeAction, replacingGpulessPod, UNTIL_REPLACEMENT_CREATE } from '../testing/wake-scenarios';
 import { terminateStalePods } from './terminate-stale-pods';
 
 /** Step 4: stale pods go only through the termination guard, judged on what was just observed. */
@@ -65,14 +65,7 @@ describe(terminateStalePods.name, () => {
 
       const result = await sut.run();
 
-      expect(runpod.calls).toEqual([
-        'list',
-        'observe p1',
-        'catalog',
-        `create ${L40S}`,
-        'observe new1',
-        'observe new1',
-      ]);
+      expect(runpod.calls).toEqual([...UNTIL_REPLACEMENT_CREATE, 'observe new1', 'observe new1']);
       expect(runpod.billableCalls).toEqual([`create ${L40S}`]);
       expect(result).toMatchObject({ outcome: 'Created', podId: 'new1' });
       expect(result.message).toBe(
@@ -152,15 +145,7 @@ describe(terminateStalePods.name, () => {
 
       const result = await sut.run();
 
-      expect(runpod.calls).toEqual([
-        'list',
-        'observe p1',
-        'catalog',
-        `create ${L40S}`,
-        'list',
-        'observe new1',
-        'observe new1',
-      ]);
+      expect(runpod.calls).toEqual([...UNTIL_REPLACEMENT_CREATE, 'list', 'observe new1', 'observe new1']);
       expect(runpod.billableCalls).toEqual([`create ${L40S}`]);
       expect(result).toMatchObject({ outcome: 'Created', podId: 'new1' });
       expect(result.message).toMatch(/; termination guard kept stale pod\(s\) p1 \(NotOurVolume\)$/);

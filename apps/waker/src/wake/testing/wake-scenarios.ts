@@ -1,6 +1,6 @@
 import type { ActionRecord } from '@podwarden/platform';
 import { created, found, volumeWith, type FakeRunPod } from '@podwarden/testing';
-import { RANKED_CATALOG } from './gpu-catalogs';
+import { L40S, RANKED_CATALOG } from './gpu-catalogs';
 import { scriptedRunPod } from './wake-run-harness';
 import { FIXED_NOW } from './fixed-clock';
 import { TEST_MAX_POLLS, TEST_POD_NAME, TEST_POLL_INTERVAL_MS } from './test-config';
@@ -32,3 +32,11 @@ export function replacingGpulessPod(): FakeRunPod {
     .onCatalog(RANKED_CATALOG)
     .onCreate(created('new1'));
 }
+
+/** The calls up to a replacement's create when p1 cannot serve: the volume, p1, the catalog, the L40S create. */
+export const UNTIL_REPLACEMENT_CREATE: readonly string[] = [
+  'list',
+  'observe p1',
+  'catalog',
+  `create ${L40S}`,
+];

@@ -1,0 +1,113 @@
+import { Counter, Gauge } from 'prom-client';
+import {
+  billingPerVolume,
+  fromMicros,
+  isPodConfigured,
+  type PodConfig,
+  type PodList,
+  type PodwardenConfig,
+  type VolumeBilling,
+} from '@podwarden/policies';
+import type { BudgetLedger, PendingStopStore, PodwardenMetrics } from '@podwarden/platform';
+import type { TickListReader } from '../idle/idle-tick.service';
+import type { OrphanCounts } from '../idle/orphan-reaper';
+
+export interface CostMetricsSources {
+  readonly config: PodwardenConfig;
+  readonly ledger: Pick<BudgetLedger, 'figures'>;
+  readonly pendingStops: Pick<PendingStopStore, 'unconfirmed'>;
+  /** The orphan reaper's running totals since start-up. */
+  readonly orphans: OrphanCounts;
+  readonly now: () => number;
+}
+
+/**
+ * Money on the idle monitor's /metrics (HEALTH_PORT): what bills, what it has
+ * cost today, what was swept and which stops are not confirmed. The billing
+ * census is this replica's newest readable tick list (a tick reader); the spend
+ * and the unconfirmed stops are read from Redis at each scrape, so every
+ * replica reports the same. A Redis read that fails reports NaN, never zero.
+ * The age of the last completed tick is WorkerMetrics' podwarden_idle_last_tick_age_seconds.
+ */
+export class CostMetrics implements TickListReader {
+  private census: readonly VolumeBilling[] = [];
+
+  constructor(shared: PodwardenMetrics, sources: CostMetricsSources) {
+    const registers = [shared.registry];
+    const census = (): readonly VolumeBilling[] => this.census;
+    const configured = sources.config.pods.filter((pod) => isPodConfigured(sources.config, pod));
+    new Gauge({
+      name: 'podwarden_pods_billing',
+      help: 'Pods on each configured volume the newest readable tick list shows billing compute (not EXITED/TERMINATED; an unknown status counts), by configured pod and volume',
+      labelNames: ['pod', 'volume'] as const,
+      registers,
+      collect() {
+        for (const entry of census()) this.set({ pod: entry.pod, volume: entry.volume }, entry.billing);
+      },
+    });
+    new Gauge({
+      name: 'podwarden_spend_today_usd',
+      help: "Today's (UTC) estimated spend across every pod: settled runs plus open runs priced by their uptime so far (price × observed uptime, not RunPod's bill); NaN when the ledger is unreadable",
+      registers,
+      async collect() {
+        this.set(
+          await orNaN(async () => {
+            const figures = await sources.ledger.figures(sources.now());
+            return fromMicros(figures.spentMicros + figures.accruingMicros);
+          }),
+        );
+      },
+    });
+    new Gauge({
+      name: 'podwarden_budget_reserved_usd',
+      help: 'Open daily-budget reservations (the worst case of each wake until its run is settled); NaN when the ledger is unreadable',
+      registers,
+      async collect() {
+        this.set(
+          await orNaN(async () => fromMicros((await sources.ledger.figures(sources.now())).reservedMicros)),
+        );
+      },
+    });
+    new Counter({
+      name: 'podwarden_orphans_found_total',
+      help: 'Orphans (prefixed pods on no configured volume, past ORPHAN_GRACE_MINUTES) this replica found, once per tick that saw each',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources.orphans.found);
+      },
+    });
+    new Counter({
+      name: 'podwarden_orphans_terminated_total',
+      help: 'Orphans this replica terminated (RunPod accepted the termination)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources.orphans.terminated);
+      },
+    });
+    new Gauge({
+      name: 'podwarden_stops_unconfirmed',
+      help: 'Accepted stops no tick has yet seen take effect (pod not yet EXITED, TERMINATED or gone), across every configured pod; NaN when Redis is unreadable',
+      registers,
+      async collect() {
+        this.set(await orNaN(() => sources.pendingStops.unconfirmed(configured.map((pod) => pod.name))));
+      },
+    });
+  }
+
+  /** A tick reader: the census follows the newest readable list; an unreadable one leaves the last. */
+  read(pods: readonly PodConfig[], list: PodList): Promise<void> {
+    const census = billingPerVolume(list, pods);
+    if (census !== null) this.census = census;
+    return Promise.resolve();
+  }
+}
+
+async function orNaN(read: () => Promise<number>): Promise<number> {
+  try {
+    return await read();
+  } catch {
+    return Number.NaN;
+  }
+}

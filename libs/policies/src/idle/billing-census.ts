@@ -1,0 +1,28 @@
+import type { PodConfig } from '../config/config-types';
+import type { PodList } from '../domain/pod';
+import { listedAsUp } from './seen-up';
+
+/** One configured pod's volume and how many pods on it the list shows billing compute. */
+export interface VolumeBilling {
+  readonly pod: string;
+  readonly volume: string;
+  readonly billing: number;
+}
+
+/**
+ * For /metrics: per configured pod (with a volume), the pods on its volume that
+ * the account-wide list does not show EXITED or TERMINATED (a missing or
+ * unfamiliar status counts as billing: fail closed). Null when the list could
+ * not be read: nothing is known, and a zero would read as "nothing bills".
+ */
+export function billingPerVolume(list: PodList, pods: readonly PodConfig[]): VolumeBilling[] | null {
+  if (list.kind !== 'listed') return null;
+  return pods
+    .filter((pod) => pod.volumeId !== '')
+    .map((pod) => ({
+      pod: pod.name,
+      volume: pod.volumeId,
+      billing: list.pods.filter((entry) => entry.volumeIds.includes(pod.volumeId) && listedAsUp(entry))
+        .length,
+    }));
+}
