@@ -4,7 +4,7 @@ import { Stack } from '../support/stack';
 import { REDIS_URL, TEST_OPERATOR_TOKEN } from '../support/test-env';
 import { FAST_IDLE_ENV, IDLE_TEST_TIMINGS } from '../idle/support/idle-harness';
 import { expectCleanAudit, settledAudit } from './support/audit';
-import { chaosCase, knownGapCase, startOn } from './support/chaos-case';
+import { chaosCase, startOn } from './support/chaos-case';
 import { restartGateway, simAnswered, wakeReaches } from './support/crash-probes';
 
 /**
@@ -32,6 +32,19 @@ const lastWake = async (stack: Stack): Promise<LastWake> =>
   (await stack.api<{ lastWake: LastWake }>('GET', '/api/pods/qwen')).body.lastWake;
 const history = async (stack: Stack): Promise<Action[]> =>
   (await stack.api<{ actions: Action[] }>('GET', '/api/pods/qwen/history?limit=100')).body.actions;
+/** The Stop row a reconciled intent leaves, waited for past the client timeout (10 s) and a tick. */
+const reconciledStop = (stack: Stack, podId: string) =>
+  eventually(
+    async () =>
+      (await history(stack)).find(
+        (a) =>
+          a.action === 'Stop' &&
+          a.podId === podId &&
+          (a.detail ?? '').startsWith('reconciled from an intent'),
+      ),
+    60_000,
+    'the reconciled Stop row',
+  );
 const billing = async (stack: Stack) =>
   (await simPods(stack)).filter((p) => !['EXITED', 'TERMINATED'].includes(p.status));
 
@@ -163,8 +176,9 @@ describe('chaos: kill -9 the waker at each step', () => {
     },
   );
 
-  knownGapCase(
+  chaosCase(
     'kill -9 the gateway during a manual stop, restart it: the stop is in the history',
+    false,
     async () => {
       const since = await beginCase();
       const podId = await seedPod(stack, { status: 'RUNNING' });
@@ -183,6 +197,9 @@ describe('chaos: kill -9 the waker at each step', () => {
         'the stop taking effect',
       );
       await restartGateway(stack, 'chaos-steps-gateway2');
+      // The Stop intent the dead gateway left is the idle monitor's to reconcile, once past the client timeout.
+      await stack.startIdleMonitor({ CHECK_SECONDS: '1' });
+      await reconciledStop(stack, podId);
 
       expect(await billing(stack)).toEqual([]);
       const report = await settledAudit(stack, since);
@@ -200,27 +217,33 @@ describe('chaos: kill -9 the idle monitor during its stop', () => {
   });
   afterAll(() => stack?.stop());
 
-  knownGapCase('kill -9 the idle monitor while its stop is in flight, start another: one stop', async () => {
-    await resetSim(stack, { timings: IDLE_TEST_TIMINGS });
-    await clearSimCalls(stack);
-    const since = Date.now();
-    const podId = await seedPod(stack, { status: 'RUNNING' });
-    await injectFault(stack, { route: 'action', podId, kind: 'delay', delayMs: 5000 });
-    await stack.idleMonitors[0].waitForMessage(`stopping ${podId}`, 120_000);
-    await stack.idleMonitors[0].kill9();
-    await stack.startIdleMonitor();
-    await eventually(
-      async () => ((await simWrites(stack)).includes(`POST /pods/${podId}/action stop`) ? true : undefined),
-      30_000,
-      'the stop taking effect',
-    );
-    // Let the replacement tick on: it must see the pod down and stop nothing more.
-    await stack.idleMonitors[1].waitForMessage('idle tick', 30_000);
-    await new Promise((r) => setTimeout(r, 5000));
+  chaosCase(
+    'kill -9 the idle monitor while its stop is in flight, start another: one stop',
+    false,
+    async () => {
+      await resetSim(stack, { timings: IDLE_TEST_TIMINGS });
+      await clearSimCalls(stack);
+      const since = Date.now();
+      const podId = await seedPod(stack, { status: 'RUNNING' });
+      await injectFault(stack, { route: 'action', podId, kind: 'delay', delayMs: 5000 });
+      await stack.idleMonitors[0].waitForMessage(`stopping ${podId}`, 120_000);
+      await stack.idleMonitors[0].kill9();
+      await stack.startIdleMonitor();
+      await eventually(
+        async () => ((await simWrites(stack)).includes(`POST /pods/${podId}/action stop`) ? true : undefined),
+        30_000,
+        'the stop taking effect',
+      );
+      // Let the replacement tick on: it must see the pod down and stop nothing more.
+      await stack.idleMonitors[1].waitForMessage('idle tick', 30_000);
+      await new Promise((r) => setTimeout(r, 5000));
 
-    expect(await simWrites(stack)).toEqual([`POST /pods/${podId}/action stop`]);
-    const report = await settledAudit(stack, since);
-    expect(report.billing).toEqual([]);
-    expectCleanAudit(report);
-  });
+      expect(await simWrites(stack)).toEqual([`POST /pods/${podId}/action stop`]);
+      // The dead monitor's Stop intent, reconciled by the replacement once past the client timeout.
+      await reconciledStop(stack, podId);
+      const report = await settledAudit(stack, since);
+      expect(report.billing).toEqual([]);
+      expectCleanAudit(report);
+    },
+  );
 });

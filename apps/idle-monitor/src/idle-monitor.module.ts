@@ -3,6 +3,7 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import {
   ActionLog,
+  BillableIntents,
   BudgetLedger,
   CONFIG,
   WorkerHealthModule,
@@ -30,6 +31,7 @@ import { IdleTickService } from './idle/idle-tick.service';
 import { TickStatusEffects } from './idle/tick-status-effects';
 import { OrphanReaper } from './idle/orphan-reaper';
 import { StopConfirmer } from './idle/stop-confirmer';
+import { StopIntentReconciler } from './idle/stop-intent-reconciler';
 import { CostMetrics } from './metrics/cost-metrics';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
@@ -79,6 +81,16 @@ export class IdleMonitorModule {
           inject: [CONFIG, PendingStopStore, IdleStateStore, ActionLog, StopService, LOGGER],
         },
         {
+          provide: StopIntentReconciler,
+          useFactory: (
+            config: PodwardenConfig,
+            intents: BillableIntents,
+            actions: ActionLog,
+            logger: AppLogger,
+          ) => new StopIntentReconciler({ config, intents, actions, logger, now: () => Date.now() }),
+          inject: [CONFIG, BillableIntents, ActionLog, LOGGER],
+        },
+        {
           provide: CostMetrics,
           useFactory: (
             metrics: PodwardenMetrics,
@@ -114,6 +126,7 @@ export class IdleMonitorModule {
             orphans: OrphanReaper,
             ledger: BudgetLedger,
             confirmations: StopConfirmer,
+            stopIntents: StopIntentReconciler,
             costs: CostMetrics,
           ) =>
             new IdleTickService({
@@ -127,7 +140,7 @@ export class IdleMonitorModule {
               events,
               orphans,
               ledger,
-              listReaders: [costs, confirmations],
+              listReaders: [costs, confirmations, stopIntents],
               now: () => Date.now(),
               status: new TickStatusEffects({
                 publisher,
@@ -154,6 +167,7 @@ export class IdleMonitorModule {
             OrphanReaper,
             BudgetLedger,
             StopConfirmer,
+            StopIntentReconciler,
             CostMetrics,
           ],
         },

@@ -74,10 +74,7 @@ export class HistoryService {
 function inDoubtView(intent: BillableIntent): InDoubtDto {
   const { at, action, podId, gpuId, pricePerHour, requestName, attemptId, fenceToken, answeredStatus } =
     intent;
-  const detail =
-    action === 'Create'
-      ? 'may have placed a pod: the next wake re-reads the volume before any create'
-      : `the ${action} may have taken effect: the next wake reconciles it`;
+  const detail = inDoubtDetail(action);
   return {
     at,
     action,
@@ -90,4 +87,13 @@ function inDoubtView(intent: BillableIntent): InDoubtDto {
     answeredStatus,
     detail,
   };
+}
+
+function inDoubtDetail(action: BillableIntent['action']): string {
+  if (action === 'Create')
+    return 'may have placed a pod: the next wake re-reads the volume before any create';
+  // A stop's intent is open while its call is out; the idle monitor records it if its caller died.
+  if (action === 'Stop')
+    return 'the Stop may have taken effect: an idle tick records it once past the client timeout';
+  return `the ${action} may have taken effect: the next wake reconciles it`;
 }

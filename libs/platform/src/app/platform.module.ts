@@ -147,7 +147,9 @@ export class PlatformModule {
           events: PodEventPublisher,
           gate: WakeGate,
           pending: PendingStopStore,
-        ) => new StopService(config, client, actions, idle, logger, undefined, events, gate, pending),
+          intents: BillableIntents,
+        ) =>
+          new StopService(config, client, actions, idle, logger, undefined, events, gate, pending, intents),
         inject: [
           CONFIG,
           RUNPOD_CLIENT,
@@ -157,6 +159,7 @@ export class PlatformModule {
           PodEventPublisher,
           WakeGate,
           PendingStopStore,
+          BillableIntents,
         ],
       },
       PlatformLifecycle,

@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import type { RedisKeys } from '../redis/redis-keys';
-import type { BillableAction } from './action-record';
+import type { ActionTrigger, BillableAction } from './action-record';
 
 /**
  * A billable call about to be sent, written durably before it goes out (the
@@ -23,6 +23,8 @@ export interface BillableIntent {
   readonly fenceToken: number | null;
   /** Set when the call was answered ambiguously; null while the call is (or was, when a waker died) in flight. */
   readonly answeredStatus: number | null;
+  /** Who asked (a stop's trigger), so a reconciled row says the same as an answered one; absent on the waker's. */
+  readonly trigger?: ActionTrigger;
 }
 
 /** The write-ahead log of billable calls per pod name: a Redis hash of intents without an outcome. */
@@ -45,6 +47,14 @@ export class BillableIntents {
   /** The outcome is known and recorded in the action log: the intent is closed. */
   async settle(podName: string, intentId: string): Promise<void> {
     await this.redis.hdel(this.keys.billableIntents(podName), intentId);
+  }
+
+  /**
+   * Close the intent and say whether this caller closed it: of a late answer
+   * and a reconcile, only the one that gets true records the outcome.
+   */
+  async claim(podName: string, intentId: string): Promise<boolean> {
+    return (await this.redis.hdel(this.keys.billableIntents(podName), intentId)) === 1;
   }
 
   /** Every open intent of the pod, oldest first; an entry that does not parse is skipped. */

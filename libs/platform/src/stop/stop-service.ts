@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ListedPod, PodConfig, PodwardenConfig } from '@podwarden/policies';
 import { INITIAL_IDLE_STATE, isPodConfigured, lookupVolume } from '@podwarden/policies';
-import type { RunPodClient } from '@podwarden/runpod-client';
+import type { PodActionResult, RunPodClient } from '@podwarden/runpod-client';
 import type { AppLogger } from '../logging/logger';
 import type { ActionLog } from '../records/action-log';
 import type { ActionTrigger } from '../records/action-record';
@@ -10,7 +10,9 @@ import type { IdleStateStore } from '../idle/idle-state-store';
 import { errorMessage } from '../util/error-message';
 import type { PodEventSink } from '../events/pod-event-publisher';
 import type { WakeGate } from '../wake/wake-gate';
+import type { BillableIntents } from '../records/billable-intents';
 import type { PendingStopStore } from './pending-stop-store';
+import { StopIntentLog } from './stop-intent-log';
 
 /** A stop sent by the idle monitor's confirmation: recorded with this detail, and not followed anew. */
 export interface RestopNote {
@@ -40,6 +42,8 @@ const ALREADY_DOWN = new Set(['EXITED', 'TERMINATED']);
  * same way and an accepted stop is always the Down edge for readiness.
  */
 export class StopService {
+  private readonly intentLog: StopIntentLog;
+
   constructor(
     private readonly config: PodwardenConfig,
     private readonly client: Pick<RunPodClient, 'listPods' | 'stopPod'>,
@@ -51,7 +55,11 @@ export class StopService {
     private readonly wakes?: Pick<WakeGate, 'stopWakes'>,
     /** Accepted stops are followed here until a tick sees the pod down. */
     private readonly pendingStops?: Pick<PendingStopStore, 'track'>,
-  ) {}
+    /** Where a Stop intent is written before the call (the waker's write-ahead billable log). */
+    intents?: Pick<BillableIntents, 'begin' | 'claim'>,
+  ) {
+    this.intentLog = new StopIntentLog(intents, logger, now);
+  }
 
   /**
    * Stop every pod on the volume (a stale pod and its replacement may both be
@@ -120,8 +128,30 @@ export class StopService {
     trigger: ActionTrigger,
     restop?: RestopNote,
   ): Promise<PodStopOutcome> {
+    const intent = await this.intentLog.open(pod.name, podId, entry, trigger);
     const result = await this.client.stopPod(podId);
     if (result.ok && restop === undefined) await this.follow(pod, podId, trigger);
+    // A stop answered after the idle monitor reconciled its intent is already in the action log.
+    if (await this.intentLog.claim(intent)) await this.record(pod, podId, entry, trigger, result, restop);
+    await this.events?.publish(pod.name, 'stop', {
+      podId,
+      trigger,
+      ok: result.ok,
+      httpStatus: result.httpStatus,
+      gpuId: entry?.gpuId ?? null,
+      pricePerHour: entry?.costPerHr ?? null,
+    });
+    return { podId, ok: result.ok, httpStatus: result.httpStatus, called: true };
+  }
+
+  private async record(
+    pod: PodConfig,
+    podId: string,
+    entry: ListedPod | null,
+    trigger: ActionTrigger,
+    result: PodActionResult,
+    restop?: RestopNote,
+  ): Promise<void> {
     await recordBillable({
       logger: this.logger,
       actions: this.actions,
@@ -140,15 +170,6 @@ export class StopService {
         ? `${restop === undefined ? 'stopped' : 're-stopped'} pod ${podId} (${trigger})`
         : `stop of pod ${podId} refused (${trigger}, HTTP ${result.httpStatus})`,
     });
-    await this.events?.publish(pod.name, 'stop', {
-      podId,
-      trigger,
-      ok: result.ok,
-      httpStatus: result.httpStatus,
-      gpuId: entry?.gpuId ?? null,
-      pricePerHour: entry?.costPerHr ?? null,
-    });
-    return { podId, ok: result.ok, httpStatus: result.httpStatus, called: true };
   }
 
   /** An accepted stop is only RunPod's word: the idle monitor follows it until it sees the pod down. */

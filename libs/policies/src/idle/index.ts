@@ -12,3 +12,4 @@ export * from './never-ran';
 export * from './stop-confirmation';
 export * from './tick-lane';
 export * from './billing-census';
+export * from './stop-intent-due';

@@ -9,10 +9,13 @@ import type { WakeRunContext } from '../wake-run-context';
  * it); a start or terminate is recorded with what the pod is now. A create
  * not listed yet stays in doubt: it blocks the next create until the volume
  * settles. Intents answered ambiguously in a run are that run's to settle.
+ * Stop intents are skipped: their caller may still be waiting for the answer.
  */
 export async function reconcileIntents(ctx: WakeRunContext): Promise<void> {
   const open = await ctx.intents.open(ctx.pod.name);
   for (const intent of open) {
+    // A stop's intent belongs to the stop path (gateway, idle monitor); the idle monitor reconciles it.
+    if (intent.action === 'Stop') continue;
     if (intent.action === 'Create') await reconcileCreate(ctx, intent, intent.answeredStatus === null);
     else await reconcileAction(ctx, intent);
   }

@@ -1,0 +1,190 @@
+import type Redis from 'ioredis';
+import { parseConfig, type PodList, type PodwardenConfig } from '@podwarden/policies';
+import {
+  ActionLog,
+  BillableIntents,
+  IdleStateStore,
+  RedisKeys,
+  StopService,
+  type BillableIntent,
+} from '@podwarden/platform';
+import {
+  FakeRunPod,
+  captureLogs,
+  connectTestRedis,
+  deleteKeysUnder,
+  uniqueTestPrefix,
+} from '@podwarden/testing';
+import { StopIntentReconciler } from './stop-intent-reconciler';
+
+const PREFIX = uniqueTestPrefix('stop-intent-rec');
+const KEYS = new RedisKeys(PREFIX);
+const SENT = '2026-12-01T06:30:00.000Z';
+const T0 = Date.parse(SENT);
+const TIMEOUT_MS = 10_000;
+
+function config(): PodwardenConfig {
+  const env = { RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol-1', RUNPOD_TIMEOUT_MS: String(TIMEOUT_MS) };
+  const parsed = parseConfig(env, null);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.config;
+}
+
+function listed(status: string | null): PodList {
+  if (status === null) return { kind: 'listed', pods: [] };
+  return {
+    kind: 'listed',
+    pods: [
+      { id: 'p1', name: null, status, volumeIds: ['vol-1'], costPerHr: 0.5, gpuId: 'L40S', createdAt: null },
+    ],
+  };
+}
+
+let redis: Redis;
+beforeAll(() => {
+  redis = connectTestRedis();
+});
+afterEach(() => deleteKeysUnder(redis, PREFIX));
+afterAll(async () => {
+  await deleteKeysUnder(redis, PREFIX);
+  await redis.quit();
+});
+
+function setup() {
+  const cfg = config();
+  const pod = cfg.pods[0];
+  const logs = captureLogs();
+  const clock = { now: T0 };
+  const intents = new BillableIntents(redis, KEYS);
+  const actions = new ActionLog(redis, KEYS, logs.logger);
+  const reconciler = new StopIntentReconciler({
+    config: cfg,
+    intents,
+    actions,
+    logger: logs.logger,
+    now: () => clock.now,
+  });
+  const intent = (patch: Partial<BillableIntent> = {}): BillableIntent => ({
+    id: 'i1',
+    at: SENT,
+    podName: pod.name,
+    action: 'Stop',
+    podId: 'p1',
+    gpuId: 'L40S',
+    pricePerHour: 0.5,
+    requestName: null,
+    attemptId: 'stop:idle',
+    fenceToken: null,
+    answeredStatus: null,
+    trigger: 'idle',
+    ...patch,
+  });
+  const stops = async () => (await actions.recent(pod.name, 10)).filter((a) => a.action === 'Stop');
+  return { cfg, pod, logs, clock, intents, actions, reconciler, intent, stops };
+}
+
+describe(StopIntentReconciler.name, () => {
+  it('records a Stop intent older than the client timeout, with the pod as listed now, and settles it', async () => {
+    const s = setup();
+    await s.intents.begin(s.intent());
+    s.clock.now = T0 + TIMEOUT_MS + 1;
+
+    await s.reconciler.read([s.pod], listed('EXITED'));
+
+    expect(await s.stops()).toEqual([
+      {
+        at: new Date(T0 + TIMEOUT_MS + 1).toISOString(),
+        podName: s.pod.name,
+        action: 'Stop',
+        podId: 'p1',
+        gpuId: 'L40S',
+        pricePerHour: 0.5,
+        httpStatus: 0,
+        ok: false,
+        trigger: 'idle',
+        detail: `reconciled from an intent whose caller died before RunPod answered (sent ${SENT}); answer unknown; the pod is now EXITED`,
+      },
+    ]);
+    expect(await s.intents.open(s.pod.name)).toEqual([]);
+  });
+
+  it.each<[string, PodList, string]>([
+    ['gone from the list', listed(null), 'not listed'],
+    ['an unreadable list', { kind: 'unreadable', reason: 'HTTP 500' }, 'unknown (the list was unreadable)'],
+    ['still running', listed('RUNNING'), 'RUNNING'],
+  ])('says what the tick saw as evidence: %s', async (_name, list, status) => {
+    const s = setup();
+    await s.intents.begin(s.intent());
+    s.clock.now = T0 + TIMEOUT_MS + 1;
+
+    await s.reconciler.read([s.pod], list);
+
+    const [row] = await s.stops();
+    expect(row.detail).toContain(`the pod is now ${status}`);
+  });
+
+  it('leaves a Stop intent younger than the client timeout to its caller', async () => {
+    const s = setup();
+    await s.intents.begin(s.intent());
+    s.clock.now = T0 + TIMEOUT_MS;
+
+    await s.reconciler.read([s.pod], listed('EXITED'));
+
+    expect(await s.stops()).toEqual([]);
+    expect(await s.intents.open(s.pod.name)).toHaveLength(1);
+  });
+
+  it("leaves the waker's intents (a Start) alone, however old", async () => {
+    const s = setup();
+    await s.intents.begin(s.intent({ action: 'Start', trigger: undefined }));
+    s.clock.now = T0 + 100 * TIMEOUT_MS;
+
+    await s.reconciler.read([s.pod], listed('RUNNING'));
+
+    expect(await s.actions.recent(s.pod.name, 10)).toEqual([]);
+    expect(await s.intents.open(s.pod.name)).toHaveLength(1);
+  });
+
+  it('two replicas reconciling the same intent at once record it once', async () => {
+    const s = setup();
+    await s.intents.begin(s.intent());
+    s.clock.now = T0 + TIMEOUT_MS + 1;
+
+    await Promise.all([
+      s.reconciler.read([s.pod], listed('EXITED')),
+      s.reconciler.read([s.pod], listed('EXITED')),
+    ]);
+
+    expect(await s.stops()).toHaveLength(1);
+  });
+
+  it('a stop answered after the reconcile recorded it is not recorded twice', async () => {
+    const s = setup();
+    const fake = new FakeRunPod().setPod('p1', { volumeId: 'vol-1' });
+    const service = new StopService(
+      s.cfg,
+      fake.asRunPodClient(),
+      s.actions,
+      new IdleStateStore(redis, KEYS),
+      s.logs.logger,
+      () => new Date(s.clock.now),
+      undefined,
+      undefined,
+      undefined,
+      s.intents,
+    );
+    // The answer is late: the next tick, past the client timeout, reconciles while the call is out.
+    fake.onStop(async () => {
+      s.clock.now = T0 + TIMEOUT_MS + 1;
+      await s.reconciler.read([s.pod], listed('EXITED'));
+      return { ok: true, httpStatus: 200, detail: null };
+    });
+
+    await service.stopPods(s.pod, ['p1'], 'idle');
+
+    const rows = await s.stops();
+    expect(rows).toHaveLength(1);
+    expect(rows[0].detail).toContain('reconciled from an intent whose caller died');
+    expect(await s.intents.open(s.pod.name)).toEqual([]);
+  });
+});

@@ -1,0 +1,126 @@
+import type Redis from 'ioredis';
+import { parseConfig, type PodwardenConfig } from '@podwarden/policies';
+import type { PodActionResult } from '@podwarden/runpod-client';
+import {
+  FakeRunPod,
+  captureLogs,
+  connectTestRedis,
+  deleteKeysUnder,
+  uniqueTestPrefix,
+} from '@podwarden/testing';
+import { IdleStateStore } from '../idle/idle-state-store';
+import { ActionLog } from '../records/action-log';
+import { BillableIntents, type BillableIntent } from '../records/billable-intents';
+import { RedisKeys } from '../redis/redis-keys';
+import { StopService } from './stop-service';
+
+const PREFIX = uniqueTestPrefix('stop-intent');
+const KEYS = new RedisKeys(PREFIX);
+const AT = '2026-12-01T06:30:00.000Z';
+const ACCEPTED: PodActionResult = { ok: true, httpStatus: 200, detail: null };
+
+function stopConfig(): PodwardenConfig {
+  const parsed = parseConfig({ RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol-1' }, null);
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.config;
+}
+
+let redis: Redis;
+beforeAll(() => {
+  redis = connectTestRedis();
+});
+afterEach(() => deleteKeysUnder(redis, PREFIX));
+afterAll(async () => {
+  await deleteKeysUnder(redis, PREFIX);
+  await redis.quit();
+});
+
+function harness(intents: BillableIntents = new BillableIntents(redis, KEYS)) {
+  const config = stopConfig();
+  const pod = config.pods[0];
+  const logs = captureLogs();
+  const runpod = new FakeRunPod().setPod('p1', { volumeId: 'vol-1', gpuId: 'L40S', costPerHr: 0.5 });
+  const actions = new ActionLog(redis, KEYS, logs.logger);
+  const sut = new StopService(
+    config,
+    runpod.asRunPodClient(),
+    actions,
+    new IdleStateStore(redis, KEYS),
+    logs.logger,
+    () => new Date(AT),
+    undefined,
+    undefined,
+    undefined,
+    intents,
+  );
+  const open = () => new BillableIntents(redis, KEYS).open(pod.name);
+  const stops = async () => (await actions.recent(pod.name, 10)).filter((a) => a.action === 'Stop');
+  return { sut, pod, logs, runpod, open, stops };
+}
+
+describe('StopService write-ahead Stop intent', () => {
+  it('writes the Stop intent before the call and settles it once the answer is recorded', async () => {
+    const h = harness();
+    let during: BillableIntent[] = [];
+    h.runpod.onStop(async () => {
+      during = await h.open();
+      return ACCEPTED;
+    });
+
+    await h.sut.stopPods(h.pod, ['p1'], 'idle');
+
+    expect(during).toEqual([
+      expect.objectContaining({
+        action: 'Stop',
+        podName: h.pod.name,
+        podId: 'p1',
+        at: AT,
+        trigger: 'idle',
+        answeredStatus: null,
+      }),
+    ]);
+    expect(await h.open()).toEqual([]);
+    expect(await h.stops()).toEqual([
+      expect.objectContaining({ podId: 'p1', ok: true, httpStatus: 200, trigger: 'idle' }),
+    ]);
+  });
+
+  it('settles the intent of a refused stop too, with the refusal recorded', async () => {
+    const h = harness();
+    h.runpod.onStop({ ok: false, httpStatus: 500, detail: 'boom' });
+
+    await h.sut.stopPods(h.pod, ['p1'], 'manual');
+
+    expect(await h.open()).toEqual([]);
+    expect(await h.stops()).toEqual([expect.objectContaining({ podId: 'p1', ok: false, httpStatus: 500 })]);
+  });
+
+  it('an answer that comes after its intent was claimed (reconciled) records nothing more', async () => {
+    const h = harness();
+    const intents = new BillableIntents(redis, KEYS);
+    h.runpod.onStop(async () => {
+      // What the idle monitor's reconcile does first: the claim.
+      const [intent] = await h.open();
+      expect(await intents.claim(intent.podName, intent.id)).toBe(true);
+      return ACCEPTED;
+    });
+
+    await h.sut.stopPods(h.pod, ['p1'], 'idle');
+
+    expect(await h.stops()).toEqual([]);
+    expect(h.logs.messages('warn')).toContain(
+      'stop answered after its intent was reconciled; the reconciled row stands',
+    );
+  });
+
+  it('still stops, and records, when Redis does not take the intent', async () => {
+    const dead = connectTestRedis();
+    await dead.quit();
+    const h = harness(new BillableIntents(dead, KEYS));
+
+    await h.sut.stopPods(h.pod, ['p1'], 'manual');
+
+    expect(h.runpod.billableCalls).toEqual(['stop p1']);
+    expect(await h.stops()).toEqual([expect.objectContaining({ podId: 'p1', ok: true })]);
+  });
+});
