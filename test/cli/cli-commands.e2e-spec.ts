@@ -101,6 +101,7 @@ describe('podwarden commands against the running system', () => {
       name: 'qwen',
       ok: true,
       pods: [{ podId, ok: true }],
+      stopConfirmed: false,
     });
     await resetSim(stack);
     expect(expectDocument(await cli(['stop', 'qwen']), 4)).toMatchObject({

@@ -57,6 +57,19 @@ describe('idle window: an unused pod is stopped a fixed number of idle ticks aft
     await waitForStopAndTick(stack, podId, EVENT_DEADLINE_MS);
   }
 
+  /**
+   * A pod started outside podwarden before a tick has seen its stop take effect
+   * is indistinguishable from a stop RunPod ignored, and is stopped again; so a
+   * direct restart waits for the confirmation, as an operator's would.
+   */
+  async function waitForStopConfirmed(): Promise<void> {
+    await eventually(
+      async () => ((await podStatus(stack)).stopConfirmed === true ? true : undefined),
+      EVENT_DEADLINE_MS,
+      'the stop confirmed by a tick',
+    );
+  }
+
   it('with work counters, the ready scrape seeds the baseline (streak 0) and the 6th idle tick after it stops the pod; nothing stops it while the model loads', async () => {
     const since = await emptyVolume(stack, monitors);
     // The model "loads" until three booting ticks have been seen, however late the ticks run.
@@ -250,6 +263,7 @@ describe('idle window: an unused pod is stopped a fixed number of idle ticks aft
 
     // Boot 1 ends in an idle stop; the pod is started again at once (wake-on-chat, or the cockpit's stop→start).
     await waitForIdleStop(podId);
+    await waitForStopConfirmed();
     expect(await startPodDirectly(stack, podId)).toBe(200);
     const restartedAt = Date.now();
     const secondReadyTick = await waitForTick(
@@ -279,6 +293,7 @@ describe('idle window: an unused pod is stopped a fixed number of idle ticks aft
     const stop = await stack.api<{ ok: boolean }>('POST', '/api/pods/qwen/stop', { token: 'operator' });
     expect(stop.status).toBe(200);
     expect(stop.body.ok).toBe(true);
+    await waitForStopConfirmed();
     expect(await startPodDirectly(stack, podId)).toBe(200);
     const restartedAgainAt = Date.now();
     const thirdReadyTick = await waitForTick(

@@ -32,6 +32,8 @@ describe('the gateway surface, end to end', () => {
         { podId: a, ok: true },
         { podId: b, ok: true },
       ],
+      // Accepted, not yet seen EXITED by an idle tick: confirmation comes later.
+      stopConfirmed: false,
     });
     expect(await simWrites(stack)).toEqual([`POST /pods/${a}/action stop`, `POST /pods/${b}/action stop`]);
     expect((await simPods(stack)).map((p) => p.status)).toEqual(['EXITED', 'EXITED']);

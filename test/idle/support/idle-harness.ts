@@ -229,6 +229,7 @@ export interface PodStatusView {
   readonly readySince: string | null;
   readonly idleStopAt?: string | null;
   readonly runtimeCapAt?: string | null;
+  readonly stopConfirmed?: boolean | null;
 }
 
 export async function podStatus(stack: Stack, pod = 'qwen'): Promise<PodStatusView> {
