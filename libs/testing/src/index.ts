@@ -5,3 +5,4 @@ export * from './runpod-answers';
 export * from './scripted-answers';
 export * from './openapi-answers';
 export * from './recorded-events';
+export * from './test-config';

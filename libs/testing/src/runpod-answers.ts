@@ -24,6 +24,17 @@ export function unreadableList(reason = 'http 502'): PodList {
   return { kind: 'unreadable', reason };
 }
 
+/** GET /pods holding pod `p1` on `vol-1` in this listed status (priced, with a GPU), or no pod at all when `status` is null. */
+export function onePodListed(status: string | null): PodList {
+  if (status === null) return { kind: 'listed', pods: [] };
+  return {
+    kind: 'listed',
+    pods: [
+      { id: 'p1', name: null, status, volumeIds: ['vol-1'], costPerHr: 0.5, gpuId: 'L40S', createdAt: null },
+    ],
+  };
+}
+
 export function listedPod(id: string, volumeId: string): ListedPod {
   return {
     id,

@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { parseConfig, type PodList, type PodwardenConfig } from '@podwarden/policies';
+import type { PodList } from '@podwarden/policies';
 import {
   ActionLog,
   IdleStateStore,
@@ -13,6 +13,8 @@ import {
   captureLogs,
   connectTestRedis,
   deleteKeysUnder,
+  onePodListed,
+  testConfig,
   uniqueTestPrefix,
 } from '@podwarden/testing';
 import { StopConfirmer } from './stop-confirmer';
@@ -21,22 +23,6 @@ const PREFIX = uniqueTestPrefix('stop-confirm');
 const KEYS = new RedisKeys(PREFIX);
 const T0 = Date.parse('2026-12-01T12:00:00Z');
 const TICK_MS = 60_000;
-
-function config(env: Record<string, string> = {}): PodwardenConfig {
-  const parsed = parseConfig({ RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol-1', ...env }, null);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.config;
-}
-
-function listed(status: string | null): PodList {
-  if (status === null) return { kind: 'listed', pods: [] };
-  return {
-    kind: 'listed',
-    pods: [
-      { id: 'p1', name: null, status, volumeIds: ['vol-1'], costPerHr: 0.5, gpuId: 'L40S', createdAt: null },
-    ],
-  };
-}
 
 let redis: Redis;
 beforeAll(() => {
@@ -49,7 +35,7 @@ afterAll(async () => {
 });
 
 function setup(env: Record<string, string> = {}) {
-  const cfg = config({ STOP_CONFIRM_TICKS: '3', STOP_CONFIRM_MAX_RESTOPS: '2', ...env });
+  const cfg = testConfig({ STOP_CONFIRM_TICKS: '3', STOP_CONFIRM_MAX_RESTOPS: '2', ...env });
   const pod = cfg.pods[0];
   const fake = new FakeRunPod();
   fake.setPod('p1', { volumeId: 'vol-1' });
@@ -83,7 +69,7 @@ function setup(env: Record<string, string> = {}) {
   const tick = async (status: string | null | 'unreadable'): Promise<void> => {
     clock.now += TICK_MS;
     const list: PodList =
-      status === 'unreadable' ? { kind: 'unreadable', reason: 'HTTP 500' } : listed(status);
+      status === 'unreadable' ? { kind: 'unreadable', reason: 'HTTP 500' } : onePodListed(status);
     await confirmer.read([pod], list, clock.now - 1);
   };
   const stopRecords = async (): Promise<ActionRecord[]> =>

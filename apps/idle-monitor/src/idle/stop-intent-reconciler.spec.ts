@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { parseConfig, type PodList, type PodwardenConfig } from '@podwarden/policies';
+import type { PodList } from '@podwarden/policies';
 import {
   ActionLog,
   BillableIntents,
@@ -13,6 +13,8 @@ import {
   captureLogs,
   connectTestRedis,
   deleteKeysUnder,
+  onePodListed,
+  testConfig,
   uniqueTestPrefix,
 } from '@podwarden/testing';
 import { StopIntentReconciler } from './stop-intent-reconciler';
@@ -22,23 +24,6 @@ const KEYS = new RedisKeys(PREFIX);
 const SENT = '2026-12-01T06:30:00.000Z';
 const T0 = Date.parse(SENT);
 const TIMEOUT_MS = 10_000;
-
-function config(): PodwardenConfig {
-  const env = { RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol-1', RUNPOD_TIMEOUT_MS: String(TIMEOUT_MS) };
-  const parsed = parseConfig(env, null);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.config;
-}
-
-function listed(status: string | null): PodList {
-  if (status === null) return { kind: 'listed', pods: [] };
-  return {
-    kind: 'listed',
-    pods: [
-      { id: 'p1', name: null, status, volumeIds: ['vol-1'], costPerHr: 0.5, gpuId: 'L40S', createdAt: null },
-    ],
-  };
-}
 
 let redis: Redis;
 beforeAll(() => {
@@ -51,7 +36,7 @@ afterAll(async () => {
 });
 
 function setup() {
-  const cfg = config();
+  const cfg = testConfig({ RUNPOD_TIMEOUT_MS: String(TIMEOUT_MS) });
   const pod = cfg.pods[0];
   const logs = captureLogs();
   const clock = { now: T0 };
@@ -89,7 +74,7 @@ describe(StopIntentReconciler.name, () => {
     await s.intents.begin(s.intent());
     s.clock.now = T0 + TIMEOUT_MS + 1;
 
-    await s.reconciler.read([s.pod], listed('EXITED'));
+    await s.reconciler.read([s.pod], onePodListed('EXITED'));
 
     expect(await s.stops()).toEqual([
       {
@@ -109,9 +94,9 @@ describe(StopIntentReconciler.name, () => {
   });
 
   it.each<[string, PodList, string]>([
-    ['gone from the list', listed(null), 'not listed'],
+    ['gone from the list', onePodListed(null), 'not listed'],
     ['an unreadable list', { kind: 'unreadable', reason: 'HTTP 500' }, 'unknown (the list was unreadable)'],
-    ['still running', listed('RUNNING'), 'RUNNING'],
+    ['still running', onePodListed('RUNNING'), 'RUNNING'],
   ])('says what the tick saw as evidence: %s', async (_name, list, status) => {
     const s = setup();
     await s.intents.begin(s.intent());
@@ -128,7 +113,7 @@ describe(StopIntentReconciler.name, () => {
     await s.intents.begin(s.intent());
     s.clock.now = T0 + TIMEOUT_MS;
 
-    await s.reconciler.read([s.pod], listed('EXITED'));
+    await s.reconciler.read([s.pod], onePodListed('EXITED'));
 
     expect(await s.stops()).toEqual([]);
     expect(await s.intents.open(s.pod.name)).toHaveLength(1);
@@ -139,7 +124,7 @@ describe(StopIntentReconciler.name, () => {
     await s.intents.begin(s.intent({ action: 'Start', trigger: undefined }));
     s.clock.now = T0 + 100 * TIMEOUT_MS;
 
-    await s.reconciler.read([s.pod], listed('RUNNING'));
+    await s.reconciler.read([s.pod], onePodListed('RUNNING'));
 
     expect(await s.actions.recent(s.pod.name, 10)).toEqual([]);
     expect(await s.intents.open(s.pod.name)).toHaveLength(1);
@@ -151,8 +136,8 @@ describe(StopIntentReconciler.name, () => {
     s.clock.now = T0 + TIMEOUT_MS + 1;
 
     await Promise.all([
-      s.reconciler.read([s.pod], listed('EXITED')),
-      s.reconciler.read([s.pod], listed('EXITED')),
+      s.reconciler.read([s.pod], onePodListed('EXITED')),
+      s.reconciler.read([s.pod], onePodListed('EXITED')),
     ]);
 
     expect(await s.stops()).toHaveLength(1);
@@ -176,7 +161,7 @@ describe(StopIntentReconciler.name, () => {
     // The answer is late: the next tick, past the client timeout, reconciles while the call is out.
     fake.onStop(async () => {
       s.clock.now = T0 + TIMEOUT_MS + 1;
-      await s.reconciler.read([s.pod], listed('EXITED'));
+      await s.reconciler.read([s.pod], onePodListed('EXITED'));
       return { ok: true, httpStatus: 200, detail: null };
     });
 

@@ -1,11 +1,11 @@
 import type Redis from 'ioredis';
-import { parseConfig, type PodwardenConfig } from '@podwarden/policies';
 import type { PodActionResult } from '@podwarden/runpod-client';
 import {
   FakeRunPod,
   captureLogs,
   connectTestRedis,
   deleteKeysUnder,
+  testConfig,
   uniqueTestPrefix,
 } from '@podwarden/testing';
 import { IdleStateStore } from '../idle/idle-state-store';
@@ -19,12 +19,6 @@ const KEYS = new RedisKeys(PREFIX);
 const AT = '2026-12-01T06:30:00.000Z';
 const ACCEPTED: PodActionResult = { ok: true, httpStatus: 200, detail: null };
 
-function stopConfig(): PodwardenConfig {
-  const parsed = parseConfig({ RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol-1' }, null);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.config;
-}
-
 let redis: Redis;
 beforeAll(() => {
   redis = connectTestRedis();
@@ -36,7 +30,7 @@ afterAll(async () => {
 });
 
 function harness(intents: BillableIntents = new BillableIntents(redis, KEYS)) {
-  const config = stopConfig();
+  const config = testConfig();
   const pod = config.pods[0];
   const logs = captureLogs();
   const runpod = new FakeRunPod().setPod('p1', { volumeId: 'vol-1', gpuId: 'L40S', costPerHr: 0.5 });
