@@ -59,8 +59,14 @@ export class AppProcess {
     );
   }
 
-  static start(app: AppName, env: Record<string, string>, label: string = app): AppProcess {
-    const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', app, 'main.js')], {
+  /** `nodeArgs` go before the script (e.g. `--require` of a test preload such as skewed-clock.js). */
+  static start(
+    app: AppName,
+    env: Record<string, string>,
+    label: string = app,
+    nodeArgs: readonly string[] = [],
+  ): AppProcess {
+    const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'apps', app, 'main.js')], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', NODE_OPTIONS: PRODUCTION_NODE_OPTIONS, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

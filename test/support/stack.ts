@@ -33,8 +33,16 @@ export interface StackOptions {
   readonly env?: Record<string, string>;
   /** Extra env for the simulator (SIM_* variables). */
   readonly simEnv?: Record<string, string>;
+  /** Per app: extra env and node arguments (a test preload such as a skewed clock) for every process of it. */
+  readonly perApp?: Partial<Record<AppName, AppLaunch>>;
   /** Which health route boot waits for: 'live' for a gateway meant to run without Redis. Default 'ready'. */
   readonly gatewayUp?: 'ready' | 'live';
+}
+
+/** How one app is launched beyond the shared env: see skewedClock() in clock-skew.ts. */
+export interface AppLaunch {
+  readonly env?: Record<string, string>;
+  readonly nodeArgs?: readonly string[];
 }
 
 export interface HttpAnswer<T = Record<string, unknown>> {
@@ -128,7 +136,7 @@ export class Stack {
   }
 
   private async startGateway(label: string): Promise<void> {
-    this.gateway = AppProcess.start('gateway', this.env, `${this.options.name}-${label}`);
+    this.gateway = this.launch('gateway', {}, `${this.options.name}-${label}`);
     await eventually(
       async () =>
         (await fetch(`${this.gatewayUrl}/health/${this.options.gatewayUp ?? 'ready'}`)).ok ? true : undefined,
@@ -143,20 +151,16 @@ export class Stack {
   }
 
   async startWaker(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
-    const waker = AppProcess.start(
-      'waker',
-      { ...this.env, ...extraEnv },
-      `${this.options.name}-waker${this.wakers.length}`,
-    );
+    const waker = this.launch('waker', extraEnv, `${this.options.name}-waker${this.wakers.length}`);
     this.wakers.push(waker);
     await waker.waitForMessage('waker consuming wake jobs', APP_START_DEADLINE_MS);
     return waker;
   }
 
   async startIdleMonitor(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
-    const monitor = AppProcess.start(
+    const monitor = this.launch(
       'idle-monitor',
-      { ...this.env, ...extraEnv },
+      extraEnv,
       `${this.options.name}-idle${this.idleMonitors.length}`,
     );
     this.idleMonitors.push(monitor);
@@ -166,9 +170,9 @@ export class Stack {
 
   async startProxy(extraEnv: Record<string, string> = {}): Promise<string> {
     const port = await freePort();
-    const proxy = AppProcess.start(
+    const proxy = this.launch(
       'inference-proxy',
-      { ...this.env, PROXY_PORT: String(port), ...extraEnv },
+      { PROXY_PORT: String(port), ...extraEnv },
       `${this.options.name}-proxy${this.proxies.length}`,
     );
     this.proxies.push(proxy);
@@ -180,6 +184,12 @@ export class Stack {
       'inference proxy up',
     );
     return url;
+  }
+
+  /** The shared env, then the app's own launch options, then the caller's extra env. */
+  private launch(app: AppName, extraEnv: Record<string, string>, label: string): AppProcess {
+    const own = this.options.perApp?.[app] ?? {};
+    return AppProcess.start(app, { ...this.env, ...(own.env ?? {}), ...extraEnv }, label, own.nodeArgs);
   }
 
   async stop(): Promise<void> {

@@ -193,7 +193,10 @@ export class IdleTickHarness {
       store,
       stops,
       keepAlives: this.options.keepAliveReader ?? this.keepAlives,
-      proxyActivity: this.options.proxyActivityReader ?? this.proxyActivity,
+      // The proxy's records are judged on the harness clock, like everything else here.
+      proxyActivity: this.options.proxyActivityReader ?? {
+        read: (pod: string, readerNow?: number) => this.proxyActivity.read(pod, readerNow, this.now),
+      },
       logger: this.logs.logger,
       events: this.events,
       now: () => this.now,
