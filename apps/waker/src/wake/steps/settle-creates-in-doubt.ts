@@ -85,9 +85,10 @@ async function notPlaced(ctx: WakeRunContext, doubt: BillableIntent): Promise<vo
       ok: false,
       detail: 'reconciled: not placed (volume re-read after the settle period)',
       message: `create ${doubt.requestName ?? ''} interrupted before its answer placed no pod on the volume`,
+      intent: doubt,
     });
   } else {
     ctx.log.info({ pod: ctx.pod.name, intent: doubt.id }, 'create in doubt placed no pod; doubt dropped');
+    await ctx.intents.settle(doubt.podName, doubt.id);
   }
-  await ctx.intents.settle(doubt.podName, doubt.id);
 }
