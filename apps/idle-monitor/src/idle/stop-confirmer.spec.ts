@@ -141,18 +141,7 @@ describe('StopConfirmer', () => {
     const h = setup();
     await h.stops.stopPods(h.pod, ['p1'], 'idle');
     h.clock.now += 1000;
-    await h.actions.record({
-      at: new Date(h.clock.now).toISOString(),
-      podName: 'qwen',
-      action: 'Start',
-      podId: 'p1',
-      gpuId: null,
-      pricePerHour: null,
-      httpStatus: 200,
-      ok: true,
-      trigger: 'wake',
-      detail: null,
-    });
+    await h.actions.record(wakeStart(h.clock.now));
     for (let i = 0; i < 4; i += 1) await h.tick('RUNNING');
     expect(h.fake.billableCalls).toEqual(['stop p1']);
     expect(await h.pending.all('qwen')).toEqual([]);
@@ -162,7 +151,7 @@ describe('StopConfirmer', () => {
     const h = setup();
     await h.stops.stopPods(h.pod, ['p1'], 'idle');
     h.clock.now += 1000;
-    await h.actions.record({ ...wakeStart(h.clock.now - 180_000) });
+    await h.actions.record(wakeStart(h.clock.now - 180_000));
     for (let i = 0; i < 4; i += 1) await h.tick('RUNNING');
     expect(h.fake.billableCalls).toEqual(['stop p1']);
     expect(await h.pending.all('qwen')).toEqual([]);
@@ -170,7 +159,7 @@ describe('StopConfirmer', () => {
 
   it('a start older in the log than the stop does not end the following', async () => {
     const h = setup();
-    await h.actions.record({ ...wakeStart(h.clock.now + 180_000) });
+    await h.actions.record(wakeStart(h.clock.now + 180_000));
     h.clock.now += 1000;
     await h.stops.stopPods(h.pod, ['p1'], 'idle');
     for (let i = 0; i < 3; i += 1) await h.tick('RUNNING');
