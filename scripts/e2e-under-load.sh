@@ -7,6 +7,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-3}"
 bash scripts/ensure-redis.sh
+# The console's browser specs are part of the e2e project: they need Debian's chromium.
+bash scripts/ensure-chromium.sh </dev/null || exit 1
 npm run build --silent || exit 1
 mkdir -p test-logs
 node -e 'for (;;) {}' &

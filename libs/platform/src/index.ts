@@ -7,6 +7,8 @@ export * from './queues/wake-job';
 export * from './queues/wake-job-data.dto';
 export * from './records/action-record';
 export * from './records/durable-stream';
+export * from './records/record-script';
+export * from './records/write-retrier';
 export * from './records/action-log';
 export * from './records/record-billable';
 export * from './records/billable-intents';

@@ -6,3 +6,4 @@ export * from './scripted-answers';
 export * from './openapi-answers';
 export * from './recorded-events';
 export * from './test-config';
+export * from './redis-link';

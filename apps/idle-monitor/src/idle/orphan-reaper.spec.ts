@@ -22,7 +22,12 @@ function setup(env: Record<string, string> = {}) {
   const reaper = new OrphanReaper({
     config: config(env),
     client: fake,
-    actions: { record: async (entry) => void recorded.push(entry) },
+    actions: {
+      record: async (entry) => {
+        recorded.push(entry);
+        return 'recorded';
+      },
+    },
     logger: logs.logger,
     now: () => NOW,
   });

@@ -12,7 +12,7 @@ import type { TickListReader } from './idle-tick.service';
 export interface StopIntentReconcilerDependencies {
   /** Its RunPod client timeout: an intent younger than that may still have a caller waiting for the answer. */
   readonly config: PodwardenConfig;
-  readonly intents: Pick<BillableIntents, 'open' | 'claim'>;
+  readonly intents: Pick<BillableIntents, 'open'>;
   readonly actions: Pick<ActionLog, 'record'>;
   readonly logger: AppLogger;
   readonly now: () => number;
@@ -22,8 +22,8 @@ export interface StopIntentReconcilerDependencies {
  * Stops whose caller died before RunPod answered (a gateway or idle monitor
  * killed mid-stop): their Stop intent outlives the client timeout, and the
  * tick records them in the action log from its own list, with what the pod is
- * now as the evidence. Claimed first (an atomic delete), so a late answer and
- * this never both record the stop. Never throws: the tick's idle decisions come first.
+ * now as the evidence. The row claims the intent in the same atomic write,
+ * so a late answer and this never both record the stop. Never throws: the tick's idle decisions come first.
  */
 export class StopIntentReconciler implements TickListReader {
   constructor(private readonly deps: StopIntentReconcilerDependencies) {}
@@ -46,7 +46,6 @@ export class StopIntentReconciler implements TickListReader {
     const open = await intents.open(pod.name);
     for (const intent of open) {
       if (!isStopIntentDue(intent, now(), config.tuning.runpodTimeoutMs)) continue;
-      if (!(await intents.claim(intent.podName, intent.id))) continue;
       await this.record(intent, observedStatus(intent, list));
     }
   }
@@ -67,6 +66,7 @@ export class StopIntentReconciler implements TickListReader {
       trigger: intent.trigger ?? 'manual',
       detail: `reconciled from an intent whose caller died before RunPod answered (sent ${intent.at}); answer unknown; the pod is now ${status}`,
       message: `reconciled stop of pod ${intent.podId ?? '-'} whose caller died before its answer (now ${status})`,
+      closing: { mode: 'claim', intent },
     });
   }
 }

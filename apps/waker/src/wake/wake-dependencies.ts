@@ -21,8 +21,8 @@ export interface WakeDependencies {
   readonly config: PodwardenConfig;
   readonly client: WakeControlPlane;
   readonly actions: Pick<ActionLog, 'record'>;
-  /** The write-ahead billable log: an intent before every billable call, closed by its outcome. */
-  readonly intents: Pick<BillableIntents, 'begin' | 'inDoubt' | 'settle' | 'open'>;
+  /** The write-ahead billable log: an intent before every billable call, closed by its outcome's record (ActionLog.record). */
+  readonly intents: Pick<BillableIntents, 'begin' | 'settle' | 'open'>;
   readonly logger: AppLogger;
   readonly sleep: Sleep;
   readonly now: () => Date;

@@ -39,12 +39,13 @@ describe('WakeAttempt: what a wake announces on the event stream', () => {
   function runWake(runpod: FakeRunPod, attemptId: string, budget?: { dailyUsd: string }) {
     const events = new RecordedEvents();
     const logs = captureLogs();
+    const intents = new MemoryIntents();
     const runner = new WakeJobRunner({
       config: testConfig(budget ? { DAILY_BUDGET_USD: budget.dailyUsd, MAX_RUNTIME_MINUTES: '60' } : {}),
       ledger: budget ? new BudgetLedger(redis, KEYS) : undefined,
       client: runpod,
-      actions: new RecordingActionLog(),
-      intents: new MemoryIntents(),
+      actions: new RecordingActionLog(undefined, intents),
+      intents,
       logger: logs.logger,
       sleep: new InstantSleep().sleep,
       now: fixedClock(),

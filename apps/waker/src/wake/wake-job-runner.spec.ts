@@ -86,7 +86,8 @@ function replica(
   const logs = captureLogs();
   const gate = new WakeGate(redis, KEYS);
   const progress = new WakeProgressStore(redis, KEYS);
-  const actions = new RecordingActionLog();
+  const intents = new MemoryIntents();
+  const actions = new RecordingActionLog(undefined, intents);
   let waits = 0;
   const joinSleep: Sleep = async (ms, signal) => {
     waits += 1;
@@ -97,7 +98,7 @@ function replica(
     config,
     client: runpod,
     actions,
-    intents: new MemoryIntents(),
+    intents,
     logger: logs.logger,
     sleep: new InstantSleep().sleep,
     now: fixedClock(),

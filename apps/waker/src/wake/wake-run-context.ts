@@ -1,8 +1,10 @@
 import type { PodConfig, PodObservation, PodwardenConfig } from '@podwarden/policies';
 import {
   recordBillable,
+  type AppendOutcome,
   type AppLogger,
   type BillableIntent,
+  type IntentClosing,
   type PodEventData,
   type PodEventType,
   type PublishTicket,
@@ -26,7 +28,7 @@ export type WakeBillableCall = Omit<
   RecordBillableOptions,
   'logger' | 'actions' | 'at' | 'podName' | 'trigger'
 > & {
-  /** The write-ahead intent this outcome closes. */
+  /** The write-ahead intent this outcome closes (or keeps open in doubt). */
   readonly intent?: BillableIntent;
   /** An ambiguous answer (may have placed a pod): the intent stays open, in doubt, with this status. */
   readonly inDoubtStatus?: number | null;
@@ -111,21 +113,26 @@ export class WakeRunContext {
     return { result: await call(), intent };
   }
 
-  async billable(call: WakeBillableCall): Promise<void> {
+  /**
+   * Records the outcome and closes its intent (or keeps it open in doubt) in
+   * one atomic write: no crash falls between the row and the intent's fate.
+   * 'claimed-elsewhere': a reconcile recorded that intent first; no row added.
+   */
+  billable(call: WakeBillableCall): Promise<AppendOutcome> {
     const { intent, inDoubtStatus = null, ...record } = call;
-    await recordBillable({
+    return recordBillable({
       logger: this.deps.logger,
       actions: this.deps.actions,
       at: this.deps.now().toISOString(),
       podName: this.pod.name,
       trigger: 'wake',
       ...record,
+      closing: closingOf(intent, inDoubtStatus),
     });
-    if (intent) await this.writeAhead.close(intent, inDoubtStatus);
   }
 
   /** A start or terminate of a pod already on the volume: the wake does not know its GPU or price. */
-  podAction(
+  async podAction(
     action: 'Start' | 'Terminate',
     podId: string,
     result: PodActionResult,
@@ -133,7 +140,7 @@ export class WakeRunContext {
     intent?: BillableIntent,
   ): Promise<void> {
     const { httpStatus, ok, detail } = result;
-    return this.billable({
+    await this.billable({
       action,
       podId,
       gpuId: null,
@@ -145,4 +152,14 @@ export class WakeRunContext {
       intent,
     });
   }
+}
+
+function closingOf(
+  intent: BillableIntent | undefined,
+  inDoubtStatus: number | null,
+): IntentClosing | undefined {
+  if (intent === undefined) return undefined;
+  return inDoubtStatus === null
+    ? { mode: 'claim', intent }
+    : { mode: 'in-doubt', intent, answeredStatus: inDoubtStatus };
 }

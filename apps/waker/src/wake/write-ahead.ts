@@ -31,10 +31,4 @@ export class WriteAhead {
     await this.deps.intents.begin(intent);
     return intent;
   }
-
-  /** The outcome is recorded: close the intent, or keep it open as in doubt with the ambiguous answer. */
-  async close(intent: BillableIntent, inDoubtStatus: number | null): Promise<void> {
-    if (inDoubtStatus === null) await this.deps.intents.settle(intent.podName, intent.id);
-    else await this.deps.intents.inDoubt(intent, inDoubtStatus);
-  }
 }

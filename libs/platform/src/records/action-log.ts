@@ -3,7 +3,8 @@ import { DEFAULTS } from '@podwarden/policies';
 import type { AppLogger } from '../logging/logger';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { ActionRecord } from './action-record';
-import { DurableStream } from './durable-stream';
+import type { IntentClosing } from './billable-intents';
+import { DurableStream, type AppendIntent, type AppendOutcome } from './durable-stream';
 
 const ACTION_LOG_STREAM = {
   what: 'action log write',
@@ -23,18 +24,38 @@ export class ActionLog {
     /** Runs beside every record (a billable call was just issued): the apps invalidate the status snapshot. Must not throw. */
     private readonly afterRecord: (podName: string) => Promise<void> = () => Promise.resolve(),
   ) {
-    this.stream = new DurableStream(redis, { logger, writeTimeoutMs, ...ACTION_LOG_STREAM });
+    this.stream = new DurableStream(redis, { keys, logger, writeTimeoutMs, ...ACTION_LOG_STREAM });
   }
 
-  async record(entry: ActionRecord): Promise<void> {
-    await Promise.all([
-      this.stream.append(this.keys.actionLog(entry.podName), entry),
+  /**
+   * The entry, and the fate of the call's write-ahead intent with it in one
+   * atomic step: 'claimed-elsewhere' means another record (a reconcile)
+   * already closed that intent, and this entry was not written.
+   */
+  async record(entry: ActionRecord, closing?: IntentClosing): Promise<AppendOutcome> {
+    const [outcome] = await Promise.all([
+      this.stream.append(this.keys.actionLog(entry.podName), entry, this.intentOf(closing)),
       this.afterRecord(entry.podName),
     ]);
+    return outcome;
   }
 
   /** Newest first. */
   recent(podName: string, limit: number): Promise<ActionRecord[]> {
     return this.stream.newest(this.keys.actionLog(podName), limit);
+  }
+
+  /** Nest shutdown, before the Redis connection closes: records still being retried get a last try. */
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stream.close();
+  }
+
+  private intentOf(closing: IntentClosing | undefined): AppendIntent | undefined {
+    if (closing === undefined) return undefined;
+    const { intent } = closing;
+    const hashKey = this.keys.billableIntents(intent.podName);
+    if (closing.mode === 'claim') return { mode: 'claim', hashKey, id: intent.id };
+    const json = JSON.stringify({ ...intent, answeredStatus: closing.answeredStatus });
+    return { mode: 'in-doubt', hashKey, id: intent.id, json };
   }
 }

@@ -19,3 +19,10 @@ export interface ActionRecord {
   readonly trigger: ActionTrigger;
   readonly detail: string | null;
 }
+
+/**
+ * How a reconciled row of a call interrupted before its answer begins: the
+ * caller died with the call maybe sent, maybe not, so the row stands for
+ * "0 or 1 write" (the chaos audit matches it against at most one write).
+ */
+export const INTERRUPTED_DETAIL = 'reconciled: interrupted before its answer';

@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { ActionTrigger, BillableAction } from './action-record';
+import { MARKER_TTL_SECONDS as INTENT_CLOSED_TTL_SECONDS } from './record-script';
 
 /**
  * A billable call about to be sent, written durably before it goes out (the
@@ -27,6 +28,14 @@ export interface BillableIntent {
   readonly trigger?: ActionTrigger;
 }
 
+/**
+ * How a record accounts for its call's intent (ActionLog.record writes both
+ * atomically): claim closes it, in-doubt keeps it open with the ambiguous answer.
+ */
+export type IntentClosing =
+  | { readonly mode: 'claim'; readonly intent: BillableIntent }
+  | { readonly mode: 'in-doubt'; readonly intent: BillableIntent; readonly answeredStatus: number };
+
 /** The write-ahead log of billable calls per pod name: a Redis hash of intents without an outcome. */
 export class BillableIntents {
   constructor(
@@ -39,22 +48,16 @@ export class BillableIntents {
     await this.redis.hset(this.keys.billableIntents(intent.podName), intent.id, JSON.stringify(intent));
   }
 
-  /** The call answered ambiguously: the intent stays open, with the answer it got. */
-  async inDoubt(intent: BillableIntent, answeredStatus: number): Promise<void> {
-    await this.begin({ ...intent, answeredStatus });
-  }
-
-  /** The outcome is known and recorded in the action log: the intent is closed. */
-  async settle(podName: string, intentId: string): Promise<void> {
-    await this.redis.hdel(this.keys.billableIntents(podName), intentId);
-  }
-
   /**
-   * Close the intent and say whether this caller closed it: of a late answer
-   * and a reconcile, only the one that gets true records the outcome.
+   * Closed without a record of its own (a doubt dropped or covered by an
+   * adoption row): marked closed like a claim, so a late record of it is refused.
    */
-  async claim(podName: string, intentId: string): Promise<boolean> {
-    return (await this.redis.hdel(this.keys.billableIntents(podName), intentId)) === 1;
+  async settle(podName: string, intentId: string): Promise<void> {
+    await this.redis
+      .multi()
+      .hdel(this.keys.billableIntents(podName), intentId)
+      .set(this.keys.intentClosed(intentId), '1', 'EX', INTENT_CLOSED_TTL_SECONDS)
+      .exec();
   }
 
   /** Every open intent of the pod, oldest first; an entry that does not parse is skipped. */

@@ -1,46 +1,60 @@
+import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { AppLogger } from '../logging/logger';
-import { errorMessage } from '../util/error-message';
-import { withinTimeout } from '../util/within-timeout';
+import type { RedisKeys } from '../redis/redis-keys';
+import { writeRecord, type RecordWrite, type RecordWriteOutcome } from './record-script';
+import { WriteRetrier, type WriteRetrierOptions } from './write-retrier';
 
-// A capped stream: enough history for any diagnosis, never unbounded memory.
-const MAX_ENTRIES = 10_000;
-
-export interface DurableStreamOptions {
-  readonly logger: AppLogger;
-  /** Bound on one append; a write past it is logged in full instead. */
+export interface DurableStreamOptions extends Omit<
+  WriteRetrierOptions,
+  'attemptTimeoutMs' | 'what' | 'lostEntryField' | 'lostEntryMessage'
+> {
+  readonly keys: RedisKeys;
+  /** Bound on one append attempt; past it the entry is retried in the background. */
   readonly writeTimeoutMs: number;
-  /** What one entry is, for the timeout error ("action log write"). */
+  /** What one entry is, for the logs ("action log write"). */
   readonly what: string;
-  /** The log field that carries a lost entry, and the message that goes with it. */
+  /** The log field that carries an entry not written, and the message when one is given up. */
   readonly lostEntryField: string;
   readonly lostEntryMessage: string;
 }
 
+/** What became of an append: written (or found written), refused by its intent's claim, or still being retried. */
+export type AppendOutcome = RecordWriteOutcome | 'pending';
+
+/** How an append closes a write-ahead intent in the same atomic step (see record-script). */
+export type AppendIntent = Omit<NonNullable<RecordWrite['intent']>, 'closedKey'>;
+
 /**
  * One Redis stream of JSON entries, the storage under both durable records.
- * An append never fails the action it records: when Redis refuses or is slow,
- * the whole entry goes to the log at Error, so nothing billable is unaccounted for.
+ * An append never fails the action it records: every entry gets its own id,
+ * written at most once, and when Redis refuses or is slow it is retried in
+ * the background until Redis takes it (logged in full at Error if it never does).
  */
 export class DurableStream<T> {
+  private readonly retrier: WriteRetrier;
+
   constructor(
     private readonly redis: Redis,
     private readonly options: DurableStreamOptions,
-  ) {}
+  ) {
+    this.retrier = new WriteRetrier({ ...options, attemptTimeoutMs: options.writeTimeoutMs });
+  }
 
-  async append(key: string, entry: T): Promise<void> {
-    try {
-      await withinTimeout(
-        this.redis.xadd(key, 'MAXLEN', '~', String(MAX_ENTRIES), '*', 'entry', JSON.stringify(entry)),
-        this.options.writeTimeoutMs,
-        this.options.what,
-      );
-    } catch (error) {
-      this.options.logger.error(
-        { [this.options.lostEntryField]: entry, err: errorMessage(error) },
-        this.options.lostEntryMessage,
-      );
-    }
+  async append(key: string, entry: T, intent?: AppendIntent): Promise<AppendOutcome> {
+    const { keys } = this.options;
+    const write: RecordWrite = {
+      streamKey: key,
+      writtenKey: keys.recordWritten(randomUUID()),
+      entryJson: JSON.stringify(entry),
+      intent: intent && { ...intent, closedKey: keys.intentClosed(intent.id) },
+    };
+    const outcome = await this.retrier.write(entry, () => writeRecord(this.redis, write));
+    return outcome ?? 'pending';
+  }
+
+  /** Entries not yet written: one last attempt each, then the log. */
+  close(): Promise<void> {
+    return this.retrier.close();
   }
 
   /** Newest first; an entry that does not parse is skipped. */

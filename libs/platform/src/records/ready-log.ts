@@ -24,11 +24,16 @@ export class ReadyLog {
     logger: AppLogger,
     writeTimeoutMs: number = DEFAULTS.REDIS_WRITE_TIMEOUT_MS,
   ) {
-    this.stream = new DurableStream(redis, { logger, writeTimeoutMs, ...READY_LOG_STREAM });
+    this.stream = new DurableStream(redis, { keys, logger, writeTimeoutMs, ...READY_LOG_STREAM });
   }
 
-  record(podName: string, edge: RunReadyEdge): Promise<void> {
-    return this.stream.append(this.keys.readyLog(podName), edge);
+  async record(podName: string, edge: RunReadyEdge): Promise<void> {
+    await this.stream.append(this.keys.readyLog(podName), edge);
+  }
+
+  /** Nest shutdown, before the Redis connection closes: edges still being retried get a last try. */
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stream.close();
   }
 
   /** Newest first. */

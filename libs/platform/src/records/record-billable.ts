@@ -1,6 +1,8 @@
 import type { AppLogger } from '../logging/logger';
 import type { ActionLog } from './action-log';
 import type { ActionRecord } from './action-record';
+import type { IntentClosing } from './billable-intents';
+import type { AppendOutcome } from './durable-stream';
 
 export interface RecordBillableOptions extends ActionRecord {
   readonly logger: AppLogger;
@@ -9,17 +11,23 @@ export interface RecordBillableOptions extends ActionRecord {
   readonly message: string;
   /** Accepted, but not what was asked for (a create answered without a pod id): logged at Warning. */
   readonly doubtful?: boolean;
+  /** The write-ahead intent this outcome closes (or keeps open in doubt), in the same atomic write. */
+  readonly closing?: IntentClosing;
 }
 
 /**
  * The one way a billable call RunPod answered is accounted for, accepted or
- * refused: a log line (Information when accepted, Warning when refused) with
- * the pod, GPU, price, HTTP status and trigger, then a durable action-log
- * entry. Nothing passed here carries the API key, so neither can leak it.
+ * refused: a durable action-log entry (closing the call's intent with it),
+ * then a log line (Information when accepted, Warning when refused) with the
+ * pod, GPU, price, HTTP status and trigger. An answer whose intent a reconcile
+ * already recorded is not written again, and its line says so. Nothing passed
+ * here carries the API key, so neither can leak it.
  */
-export async function recordBillable(options: RecordBillableOptions): Promise<void> {
-  const { logger, actions, message, doubtful = false, ...entry } = options;
-  logger[entry.ok && !doubtful ? 'info' : 'warn'](
+export async function recordBillable(options: RecordBillableOptions): Promise<AppendOutcome> {
+  const { logger, actions, message, doubtful = false, closing, ...entry } = options;
+  const outcome = await actions.record(entry, closing);
+  const elsewhere = outcome === 'claimed-elsewhere';
+  logger[entry.ok && !doubtful && !elsewhere ? 'info' : 'warn'](
     {
       pod: entry.podName,
       podId: entry.podId,
@@ -30,7 +38,7 @@ export async function recordBillable(options: RecordBillableOptions): Promise<vo
       detail: entry.detail,
       billable: entry.action,
     },
-    message,
+    elsewhere ? `${message} (not recorded: its intent was already reconciled; that row stands)` : message,
   );
-  await actions.record(entry);
+  return outcome;
 }

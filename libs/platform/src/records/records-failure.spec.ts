@@ -5,7 +5,7 @@ import { ActionLog } from './action-log';
 import type { ActionRecord } from './action-record';
 import { WakeHistory } from './wake-history';
 
-/** A recording failure never blocks or fails the action: the full entry goes to the log at Error instead. */
+/** A recording failure never blocks or fails the action: the entry is kept for retrying, and logged in full. */
 describe('durable records when Redis is unavailable', () => {
   let redis: Redis;
   let lines: Array<Record<string, unknown>>;
@@ -39,20 +39,24 @@ describe('durable records when Redis is unavailable', () => {
     detail: null,
   };
 
-  it('ActionLog.record resolves and logs the whole entry at Error', async () => {
-    await expect(new ActionLog(redis, new RedisKeys('pw'), logger()).record(entry)).resolves.toBeUndefined();
+  it('ActionLog.record resolves, logs the whole entry at Warning and keeps it; at shutdown it goes to Error', async () => {
+    const actions = new ActionLog(redis, new RedisKeys('pw'), logger());
+    await expect(actions.record(entry)).resolves.toBe('pending');
 
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 50, actionRecord: entry });
-    expect(String(lines[0].msg)).toContain('NOT recorded');
+    expect(lines[0]).toMatchObject({ level: 40, actionRecord: entry });
+    await actions.beforeApplicationShutdown();
+    expect(lines[1]).toMatchObject({ level: 50, actionRecord: entry });
+    expect(String(lines[1].msg)).toContain('NOT recorded');
   });
 
-  it('WakeHistory writes resolve and log the whole record at Error', async () => {
+  it('WakeHistory writes resolve and log the whole record; at shutdown at Error', async () => {
     const history = new WakeHistory(redis, new RedisKeys('pw'), logger());
     const requested = { podName: 'qwen', attemptId: 'a1', requestedAt: entry.at, requestedBy: null };
     await expect(history.requested(requested)).resolves.toBeUndefined();
+    await history.beforeApplicationShutdown();
 
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 50, wakeRecord: { type: 'Requested', ...requested } });
+    expect(lines.map((l) => l.level)).toEqual([40, 50]);
+    expect(lines[1]).toMatchObject({ wakeRecord: { type: 'Requested', ...requested } });
   });
 });

@@ -31,7 +31,7 @@ export class WakeHistory {
     logger: AppLogger,
     writeTimeoutMs: number = DEFAULTS.REDIS_WRITE_TIMEOUT_MS,
   ) {
-    this.stream = new DurableStream(redis, { logger, writeTimeoutMs, ...WAKE_HISTORY_STREAM });
+    this.stream = new DurableStream(redis, { keys, logger, writeTimeoutMs, ...WAKE_HISTORY_STREAM });
   }
 
   requested(record: Omit<WakeRequestedRecord, 'type'>): Promise<void> {
@@ -42,8 +42,13 @@ export class WakeHistory {
     return this.append({ type: 'Completed', ...record });
   }
 
-  private append(record: WakeRecord): Promise<void> {
-    return this.stream.append(this.keys.wakeHistory(record.podName), record);
+  private async append(record: WakeRecord): Promise<void> {
+    await this.stream.append(this.keys.wakeHistory(record.podName), record);
+  }
+
+  /** Nest shutdown, before the Redis connection closes: records still being retried get a last try. */
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stream.close();
   }
 
   /** The newest completed wake, or null. */

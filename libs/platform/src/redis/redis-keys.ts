@@ -39,6 +39,14 @@ export class RedisKeys {
   billableIntents(podName: string): string {
     return this.pod('billable-intents', podName);
   }
+  /** Marks one durable record written (string, TTL): a retried write of it appends nothing twice. */
+  recordWritten(recordId: string): string {
+    return `${this.prefix}:record-written:${recordId}`;
+  }
+  /** Marks a billable intent closed by its outcome (string, TTL): a late answer and a reconcile never both record. */
+  intentClosed(intentId: string): string {
+    return `${this.prefix}:intent-closed:${intentId}`;
+  }
   wakeResult(attemptId: string): string {
     return `${this.prefix}:wake-result:${attemptId}`;
   }

@@ -8,12 +8,13 @@ import { errorMessage } from '../util/error-message';
 /**
  * The stop path's side of the write-ahead billable log: a Stop intent is
  * written before the call, so a caller that dies before RunPod answers still
- * leaves the stop for the idle monitor to record. The answer claims it back;
- * only a caller that wins the claim records the outcome.
+ * leaves the stop for the idle monitor to record. The answer's record claims
+ * it back in the same write (ActionLog.record): of the answer and the
+ * reconcile, only the first is recorded.
  */
 export class StopIntentLog {
   constructor(
-    private readonly intents: Pick<BillableIntents, 'begin' | 'claim'> | undefined,
+    private readonly intents: Pick<BillableIntents, 'begin'> | undefined,
     private readonly logger: AppLogger,
     private readonly now: () => Date,
   ) {}
@@ -52,26 +53,6 @@ export class StopIntentLog {
         'stop intent not written (Redis); stopping anyway, a crash before the answer would go unrecorded',
       );
       return null;
-    }
-  }
-
-  /** Whether this caller records the outcome: false only when the reconcile already did. */
-  async claim(intent: BillableIntent | null): Promise<boolean> {
-    if (intent === null || this.intents === undefined) return true;
-    try {
-      if (await this.intents.claim(intent.podName, intent.id)) return true;
-      this.logger.warn(
-        { pod: intent.podName, podId: intent.podId },
-        'stop answered after its intent was reconciled; the reconciled row stands',
-      );
-      return false;
-    } catch (error) {
-      // Unknown whether the claim took: recording may double the row, which beats losing it.
-      this.logger.warn(
-        { pod: intent.podName, podId: intent.podId, err: errorMessage(error) },
-        'stop intent not settled (Redis); recording the answer anyway',
-      );
-      return true;
     }
   }
 }

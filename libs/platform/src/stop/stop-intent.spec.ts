@@ -10,6 +10,7 @@ import {
 } from '@podwarden/testing';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { ActionLog } from '../records/action-log';
+import type { ActionRecord } from '../records/action-record';
 import { BillableIntents, type BillableIntent } from '../records/billable-intents';
 import { RedisKeys } from '../redis/redis-keys';
 import { StopService } from './stop-service';
@@ -18,6 +19,18 @@ const PREFIX = uniqueTestPrefix('stop-intent');
 const KEYS = new RedisKeys(PREFIX);
 const AT = '2026-12-01T06:30:00.000Z';
 const ACCEPTED: PodActionResult = { ok: true, httpStatus: 200, detail: null };
+const RECONCILED: ActionRecord = {
+  at: AT,
+  podName: '',
+  action: 'Stop',
+  podId: 'p1',
+  gpuId: null,
+  pricePerHour: null,
+  httpStatus: 0,
+  ok: false,
+  trigger: 'idle',
+  detail: 'reconciled by the test',
+};
 
 let redis: Redis;
 beforeAll(() => {
@@ -49,7 +62,7 @@ function harness(intents: BillableIntents = new BillableIntents(redis, KEYS)) {
   );
   const open = () => new BillableIntents(redis, KEYS).open(pod.name);
   const stops = async () => (await actions.recent(pod.name, 10)).filter((a) => a.action === 'Stop');
-  return { sut, pod, logs, runpod, open, stops };
+  return { sut, pod, logs, runpod, open, stops, actions };
 }
 
 describe('StopService write-ahead Stop intent', () => {
@@ -89,21 +102,22 @@ describe('StopService write-ahead Stop intent', () => {
     expect(await h.stops()).toEqual([expect.objectContaining({ podId: 'p1', ok: false, httpStatus: 500 })]);
   });
 
-  it('an answer that comes after its intent was claimed (reconciled) records nothing more', async () => {
+  it('an answer that comes after its intent was reconciled records nothing more: the reconciled row stands', async () => {
     const h = harness();
-    const intents = new BillableIntents(redis, KEYS);
     h.runpod.onStop(async () => {
-      // What the idle monitor's reconcile does first: the claim.
+      // What the idle monitor's reconcile writes: its row, claiming the intent in the same write.
       const [intent] = await h.open();
-      expect(await intents.claim(intent.podName, intent.id)).toBe(true);
+      const row = { ...RECONCILED, podName: intent.podName };
+      expect(await h.actions.record(row, { mode: 'claim', intent })).toBe('recorded');
       return ACCEPTED;
     });
 
     await h.sut.stopPods(h.pod, ['p1'], 'idle');
 
-    expect(await h.stops()).toEqual([]);
+    expect(await h.stops()).toEqual([expect.objectContaining({ detail: RECONCILED.detail, httpStatus: 0 })]);
+    expect(await h.open()).toEqual([]);
     expect(h.logs.messages('warn')).toContain(
-      'stop answered after its intent was reconciled; the reconciled row stands',
+      'stopped pod p1 (idle) (not recorded: its intent was already reconciled; that row stands)',
     );
   });
 

@@ -360,11 +360,11 @@ describe(StopService.name, () => {
       });
       expect(runpod.calls).toEqual(['list', 'stop p1']);
       expect(h.logs.lines.map((l) => [l.level, l.msg])).toEqual([
+        [40, 'action log write failed; kept in memory and retried until Redis takes it'],
         [30, 'stopped pod p1 (manual)'],
-        [50, 'billable action NOT recorded durably; full entry logged here instead'],
         [40, 'idle state not reset after the stop; the next tick will see the pods down'],
       ]);
-      expect(h.logs.lines[1]).toMatchObject({ actionRecord: stopEntry('p1') });
+      expect(h.logs.lines[0]).toMatchObject({ actionRecord: stopEntry('p1') });
       expect(h.logs.lines[2]).toMatchObject({ pod: 'qwen', err: expect.any(String) });
     } finally {
       deadRedis.disconnect();

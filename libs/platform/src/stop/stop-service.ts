@@ -10,7 +10,7 @@ import type { IdleStateStore } from '../idle/idle-state-store';
 import { errorMessage } from '../util/error-message';
 import type { PodEventSink } from '../events/pod-event-publisher';
 import type { WakeGate } from '../wake/wake-gate';
-import type { BillableIntents } from '../records/billable-intents';
+import type { BillableIntent, BillableIntents } from '../records/billable-intents';
 import type { PendingStopStore } from './pending-stop-store';
 import { StopIntentLog } from './stop-intent-log';
 
@@ -56,7 +56,7 @@ export class StopService {
     /** Accepted stops are followed here until a tick sees the pod down. */
     private readonly pendingStops?: Pick<PendingStopStore, 'track'>,
     /** Where a Stop intent is written before the call (the waker's write-ahead billable log). */
-    intents?: Pick<BillableIntents, 'begin' | 'claim'>,
+    intents?: Pick<BillableIntents, 'begin'>,
   ) {
     this.intentLog = new StopIntentLog(intents, logger, now);
   }
@@ -131,8 +131,8 @@ export class StopService {
     const intent = await this.intentLog.open(pod.name, podId, entry, trigger);
     const result = await this.client.stopPod(podId);
     if (result.ok && restop === undefined) await this.follow(pod, podId, trigger);
-    // A stop answered after the idle monitor reconciled its intent is already in the action log.
-    if (await this.intentLog.claim(intent)) await this.record(pod, podId, entry, trigger, result, restop);
+    // A stop answered after the idle monitor reconciled its intent is already in the action log: not recorded twice.
+    await this.record(pod, podId, entry, trigger, result, intent, restop);
     await this.events?.publish(pod.name, 'stop', {
       podId,
       trigger,
@@ -150,6 +150,7 @@ export class StopService {
     entry: ListedPod | null,
     trigger: ActionTrigger,
     result: PodActionResult,
+    intent: BillableIntent | null,
     restop?: RestopNote,
   ): Promise<void> {
     await recordBillable({
@@ -169,6 +170,7 @@ export class StopService {
       message: result.ok
         ? `${restop === undefined ? 'stopped' : 're-stopped'} pod ${podId} (${trigger})`
         : `stop of pod ${podId} refused (${trigger}, HTTP ${result.httpStatus})`,
+      closing: intent === null ? undefined : { mode: 'claim', intent },
     });
   }
 

@@ -1,4 +1,5 @@
 import type { BillableIntent } from '@podwarden/platform';
+import { INTERRUPTED_DETAIL } from '@podwarden/platform';
 import type { WakeRunContext } from '../wake-run-context';
 
 /**
@@ -9,6 +10,8 @@ import type { WakeRunContext } from '../wake-run-context';
  * it); a start or terminate is recorded with what the pod is now. A create
  * not listed yet stays in doubt: it blocks the next create until the volume
  * settles. Intents answered ambiguously in a run are that run's to settle.
+ * Each row claims its intent in the same write, so a late answer that
+ * records first leaves nothing here to record twice.
  * Stop intents are skipped: their caller may still be waiting for the answer.
  */
 export async function reconcileIntents(ctx: WakeRunContext): Promise<void> {
@@ -38,8 +41,8 @@ async function reconcileCreate(
     ok: true,
     detail: `reconciled: ${unanswered ? 'an interrupted create' : 'a create in doubt'} placed this pod${onVolume ? '' : ' off the volume'}`,
     message: `reconciled create ${intent.requestName}: it placed pod ${placed.id}${onVolume ? '' : ' (not on the volume)'}`,
+    intent,
   });
-  await ctx.intents.settle(intent.podName, intent.id);
 }
 
 async function reconcileAction(ctx: WakeRunContext, intent: BillableIntent): Promise<void> {
@@ -52,8 +55,9 @@ async function reconcileAction(ctx: WakeRunContext, intent: BillableIntent): Pro
     pricePerHour: intent.pricePerHour,
     httpStatus: 0,
     ok: false,
-    detail: `reconciled: the call's answer was lost; the pod is now ${status}`,
+    // Whether the call left before its waker died is unknowable: this row means "0 or 1 write".
+    detail: `${INTERRUPTED_DETAIL}; the pod is now ${status}`,
     message: `reconciled ${intent.action} of pod ${intent.podId ?? '-'} interrupted before its answer (now ${status})`,
+    intent,
   });
-  await ctx.intents.settle(intent.podName, intent.id);
 }

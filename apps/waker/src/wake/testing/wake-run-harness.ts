@@ -35,11 +35,12 @@ export function wakeRunHarness(
 ): WakeRunHarness {
   const config = testConfig(options.env);
   const pod = testPod(config, options.pod);
-  const actions = new RecordingActionLog(runpod);
+
   const progress = new RecordingProgressReporter();
   const sleeper = new InstantSleep(runpod);
   const logs = captureLogs();
   const intents = options.intents ?? new MemoryIntents();
+  const actions = new RecordingActionLog(runpod, intents);
   const deps = {
     config,
     client: runpod,
