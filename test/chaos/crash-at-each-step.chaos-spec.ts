@@ -26,6 +26,11 @@ const SLOW_BOOT = {
 };
 
 type Action = { action: string; podId: string | null; detail: string | null };
+
+const TERMINATE_DELAY_MS = 5000;
+// A request sent just before a kill reaches the simulator late on a loaded machine.
+const LATE_CALL_MARGIN_MS = 10_000;
+const untilPast = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 type LastWake = { attemptId: string; outcome: string } | null;
 
 const lastWake = async (stack: Stack): Promise<LastWake> =>
@@ -105,10 +110,16 @@ describe('chaos: kill -9 the waker at each step', () => {
       const since = await beginCase({ listOrder: 'stale-first' });
       const stale = await seedPod(stack, { status: 'EXITED' });
       await injectFault(stack, { route: 'action', podId: stale, kind: 'status', status: 500 });
-      await injectFault(stack, { route: 'terminate', podId: stale, kind: 'delay', delayMs: 5000 });
+      await injectFault(stack, {
+        route: 'terminate',
+        podId: stale,
+        kind: 'delay',
+        delayMs: TERMINATE_DELAY_MS,
+      });
       void startOn(stack.gatewayUrl, TEST_OPERATOR_TOKEN);
       await wakeReaches(stack, REDIS_URL, `terminating stale pod ${stale}`, 120_000);
       await stack.wakers[stack.wakers.length - 1].kill9();
+      const killedAt = Date.now();
       await stack.startWaker();
       await eventually(
         async () => {
@@ -126,16 +137,10 @@ describe('chaos: kill -9 the waker at each step', () => {
         'the terminate in the history',
       );
 
-      // The killed waker's DELETE is still held by the fault: every Terminate row must meet its call.
-      const terminates = (await history(stack)).filter((a) => a.action === 'Terminate').length;
-      await eventually(
-        async () =>
-          (await simWrites(stack)).filter((w) => w.startsWith('DELETE')).length >= terminates
-            ? true
-            : undefined,
-        30_000,
-        'the delayed terminate answered',
-      );
+      // The killed waker's DELETE, if it left before the kill, is held by the fault for its delay:
+      // once that (and a margin for a loaded machine) has passed, it can no longer arrive. Whether
+      // it left is unknowable to podwarden, so its reconciled row is an interrupted one (0 or 1 write).
+      await untilPast(killedAt + TERMINATE_DELAY_MS + LATE_CALL_MARGIN_MS);
       const writes = await simWrites(stack);
       expect(writes.filter((w) => w === 'POST /pods')).toHaveLength(1);
       expect(writes.filter((w) => w.startsWith('DELETE')).every((w) => w === `DELETE /pods/${stale}`)).toBe(

@@ -1,5 +1,5 @@
 import type { GpuCandidate } from '@podwarden/policies';
-import type { BillableIntent } from '@podwarden/platform';
+import { INTERRUPTED_DETAIL, type BillableIntent } from '@podwarden/platform';
 import type { WakeRunContext } from '../wake-run-context';
 import { stillInDoubt } from '../wake-result';
 import type { Placement } from './placement';
@@ -83,7 +83,8 @@ async function notPlaced(ctx: WakeRunContext, doubt: BillableIntent): Promise<vo
       pricePerHour: doubt.pricePerHour,
       httpStatus: 0,
       ok: false,
-      detail: 'reconciled: not placed (volume re-read after the settle period)',
+      // Never answered: the POST may not have left at all ("0 or 1 write").
+      detail: `${INTERRUPTED_DETAIL}; not placed (volume re-read after the settle period)`,
       message: `create ${doubt.requestName ?? ''} interrupted before its answer placed no pod on the volume`,
       intent: doubt,
     });
