@@ -12,11 +12,13 @@ export type KeepAliveReader = Pick<KeepAliveStore, 'get'>;
 export async function readKeepAlive(
   reader: KeepAliveReader,
   podName: string,
+  now: number,
   timeoutMs: number,
   logger: AppLogger,
 ): Promise<number | null> {
   try {
-    return await withinTimeout(reader.get(podName), timeoutMs, 'keep-alive read');
+    // On this monitor's clock, judged from the key's time left: a gateway's skew cannot shorten it.
+    return await withinTimeout(reader.get(podName, now), timeoutMs, 'keep-alive read');
   } catch (error) {
     logger.warn({ pod: podName, err: errorMessage(error) }, 'keep-alive unreadable; treating it as not set');
     return null;
@@ -35,7 +37,7 @@ export async function holdForKeepAlive(
   timing: { readonly timeoutMs: number; readonly logger: AppLogger },
 ): Promise<IdleAdvance> {
   if (advance.stop !== 'idle') return advance;
-  const until = await readKeepAlive(reader, podName, timing.timeoutMs, timing.logger);
+  const until = await readKeepAlive(reader, podName, now, timing.timeoutMs, timing.logger);
   const held = applyKeepAlive(advance, until, now);
   if (held.stop === null && until !== null) {
     const iso = new Date(until).toISOString();

@@ -141,21 +141,29 @@ describe('StopConfirmer', () => {
     const h = setup();
     await h.stops.stopPods(h.pod, ['p1'], 'idle');
     h.clock.now += 1000;
-    await h.actions.record({
-      at: new Date(h.clock.now).toISOString(),
-      podName: 'qwen',
-      action: 'Start',
-      podId: 'p1',
-      gpuId: null,
-      pricePerHour: null,
-      httpStatus: 200,
-      ok: true,
-      trigger: 'wake',
-      detail: null,
-    });
+    await h.actions.record(wakeStart(h.clock.now));
     for (let i = 0; i < 4; i += 1) await h.tick('RUNNING');
     expect(h.fake.billableCalls).toEqual(['stop p1']);
     expect(await h.pending.all('qwen')).toEqual([]);
+  });
+
+  it('a wake by a waker minutes behind the stopper still ends the following: the log order says it came after', async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    h.clock.now += 1000;
+    await h.actions.record(wakeStart(h.clock.now - 180_000));
+    for (let i = 0; i < 4; i += 1) await h.tick('RUNNING');
+    expect(h.fake.billableCalls).toEqual(['stop p1']);
+    expect(await h.pending.all('qwen')).toEqual([]);
+  });
+
+  it('a start older in the log than the stop does not end the following', async () => {
+    const h = setup();
+    await h.actions.record(wakeStart(h.clock.now + 180_000));
+    h.clock.now += 1000;
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    for (let i = 0; i < 3; i += 1) await h.tick('RUNNING');
+    expect(h.fake.billableCalls).toEqual(['stop p1', 'stop p1']);
   });
 
   it('IDLE_DRY_RUN: an unconfirmed stop is logged "would re-stop" and nothing is called', async () => {
@@ -166,3 +174,19 @@ describe('StopConfirmer', () => {
     expect(h.logs.messages('error')).toEqual([expect.stringMatching(/would re-stop \(attempt 1 of 2\)/)]);
   });
 });
+
+/** A wake's recorded start of p1, stamped `at` by the waker's clock. */
+function wakeStart(at: number): ActionRecord {
+  return {
+    at: new Date(at).toISOString(),
+    podName: 'qwen',
+    action: 'Start',
+    podId: 'p1',
+    gpuId: null,
+    pricePerHour: null,
+    httpStatus: 200,
+    ok: true,
+    trigger: 'wake',
+    detail: null,
+  };
+}

@@ -13,6 +13,7 @@ import {
 import {
   errorMessage,
   type ActionLog,
+  type ActionRecord,
   type ActionTrigger,
   type AppLogger,
   type IdleStateStore,
@@ -78,10 +79,11 @@ export class StopConfirmer implements TickListReader {
     const { config, pending, now } = this.deps;
     const entries = await pending.all(pod.name);
     if (entries.length === 0) return;
-    const restartedAt = await this.lastRestart(pod);
+    const recent = await this.deps.actions.recent(pod.name, RECENT_ACTIONS);
     const next = new Map<string, PendingStop | null>();
     for (const entry of entries) {
       const sighting = sightingOf(list, listedAt, entry);
+      const restartedAt = restartOf(recent, entry);
       const verdict = decideStopConfirmation(entry, sighting, restartedAt, config.stopConfirm, now());
       await this.act(pod, entry, sighting, verdict, list);
       next.set(entry.podId, verdict.next);
@@ -155,9 +157,20 @@ export class StopConfirmer implements TickListReader {
   }
 
   /** The newest Start or Create RunPod accepted for the pod (a wake since the stop is a new run), epoch ms. */
-  private async lastRestart(pod: PodConfig): Promise<number | null> {
-    const recent = await this.deps.actions.recent(pod.name, RECENT_ACTIONS);
-    const started = recent.find((a) => a.ok && (a.action === 'Start' || a.action === 'Create'));
-    return started === undefined ? null : Date.parse(started.at);
-  }
+}
+
+/**
+ * When the pod was last started or created, for one followed stop. A start
+ * newer in the action log than the stop's own row (the log's order is Redis's)
+ * counts as after the stop whatever its writer's clock says: a waker minutes
+ * behind the stopper must not have its restart read as older than the stop,
+ * or the confirmer would re-stop the pod the wake just started. Only when the
+ * stop's row is not among the recent rows do the two clocks decide.
+ */
+function restartOf(recent: readonly ActionRecord[], entry: PendingStop): number | null {
+  const start = recent.findIndex((a) => a.ok && (a.action === 'Start' || a.action === 'Create'));
+  if (start < 0) return null;
+  const stop = recent.findIndex((a) => a.ok && a.action === 'Stop' && a.podId === entry.podId);
+  if (stop < 0) return Date.parse(recent[start].at);
+  return start < stop ? entry.stoppedAt : null;
 }

@@ -13,7 +13,7 @@ describe('BudgetLedger (real Redis)', () => {
 
   beforeAll(() => {
     redis = connectTestRedis();
-    ledger = new BudgetLedger(redis, new RedisKeys(prefix));
+    ledger = new BudgetLedger(redis, new RedisKeys(prefix), 'caller');
   });
   afterEach(async () => {
     await deleteKeysUnder(redis, prefix);
@@ -88,5 +88,61 @@ describe('BudgetLedger (real Redis)', () => {
     await ledger.reserve('a', { micros: 1_500_000, pricePerHour: 1, at: NOON }, null);
     expect((await ledger.figures(NOON + HOUR)).accruingMicros).toBe(1_000_000);
     expect((await ledger.figures(NOON + 5 * HOUR)).accruingMicros).toBe(1_500_000);
+  });
+
+  describe("on Redis's clock (production), callers minutes apart", () => {
+    const MINUTES_3 = 180_000;
+    const DAY = 86_400_000;
+    // 1 USD a second: a run of a few hundred milliseconds settles at a few hundred thousand micro-dollars.
+    const PER_SECOND = 3600;
+    let onRedis: BudgetLedger;
+    const keys = new RedisKeys(prefix);
+
+    beforeAll(() => {
+      onRedis = new BudgetLedger(redis, keys);
+    });
+
+    async function redisDay(): Promise<string> {
+      const [seconds] = await redis.time();
+      return new Date(Number(seconds) * 1000).toISOString().slice(0, 10);
+    }
+
+    it('a run reserved by a waker three minutes ahead settles at its observed uptime, not short by the skew', async () => {
+      await onRedis.reserve(
+        'a',
+        { micros: 10 ** 9, pricePerHour: PER_SECOND, at: Date.now() + MINUTES_3 },
+        null,
+      );
+      // The idle monitor (on time) sees the pod up after the reservation and stops it 300 ms later.
+      const upSince = Date.now();
+      await new Promise((r) => setTimeout(r, 300));
+      const now = Date.now();
+      const settled = await onRedis.settle('a', upSince, now);
+      expect(settled).toBe(Math.round(((now - upSince) / 1000) * 1e6));
+    });
+
+    it('a run reserved by a waker three minutes behind is priced from the uptime, not three minutes longer', async () => {
+      await onRedis.reserve(
+        'b',
+        { micros: 10 ** 9, pricePerHour: PER_SECOND, at: Date.now() - MINUTES_3 },
+        null,
+      );
+      // No uptime observed: priced from the reservation, which was made just now.
+      const settled = await onRedis.settle('b', null, Date.now());
+      expect(settled).toBeLessThan(30_000_000);
+    });
+
+    it("reservations, settlements and figures count in Redis's UTC day, whatever day each caller's clock shows", async () => {
+      const today = await redisDay();
+      await onRedis.reserve('c', { micros: 5_000_000, pricePerHour: PER_SECOND, at: Date.now() + DAY }, null);
+      await onRedis.settle('c', null, Date.now() - DAY);
+      const days = (await redis.keys(`${prefix}:budget:spent:*`)).map((key) =>
+        key.slice(key.lastIndexOf(':') + 1),
+      );
+      expect(days).toEqual([today]);
+      const figures = await onRedis.figures(Date.now() + DAY);
+      expect(figures.spentMicros).toBe(Number(await redis.get(keys.budgetSpent(today))));
+      expect(figures.reservedMicros).toBe(0);
+    });
   });
 });

@@ -6,7 +6,10 @@ import type { RedisKeys } from '../redis/redis-keys';
 export interface OpenReservation {
   readonly micros: number;
   readonly pricePerHour: number;
-  /** When it was reserved (epoch ms): the run's start when no uptime was observed. */
+  /**
+   * When it was reserved (epoch ms): the run's start when no uptime was
+   * observed. Given on the caller's clock; stored on Redis's (see LedgerClock).
+   */
   readonly at: number;
 }
 
@@ -22,6 +25,15 @@ export type ReserveOutcome =
   | { readonly kind: 'refused'; readonly spentMicros: number; readonly reservedMicros: number };
 
 const DAY_KEY_TTL_SECONDS = 3 * 86_400;
+
+/**
+ * Whose clock the ledger keeps its times and its UTC day on. 'redis': every
+ * time a caller passes is moved onto Redis's clock (by the caller's offset
+ * from Redis, read on each call), so a waker and an idle monitor minutes apart
+ * agree on when a run was reserved and on the day it counts in. 'caller':
+ * the times as given (for tests that move their own clock).
+ */
+export type LedgerClock = 'redis' | 'caller';
 
 // Atomic across every replica: an older reservation of the same pod is settled
 // at its time so far, then spent + open + this one must stay within the budget.
@@ -63,6 +75,7 @@ export class BudgetLedger {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
+    private readonly clock: LedgerClock = 'redis',
   ) {}
 
   async reserve(
@@ -70,16 +83,17 @@ export class BudgetLedger {
     reservation: OpenReservation,
     budgetMicros: number | null,
   ): Promise<ReserveOutcome> {
+    const at = reservation.at + (await this.offsetFrom(reservation.at));
     const answer = (await this.redis.eval(
       RESERVE,
       2,
       this.keys.budgetOpen(),
-      this.keys.budgetSpent(utcDay(reservation.at)),
+      this.keys.budgetSpent(utcDay(at)),
       podName.toLowerCase(),
       String(reservation.micros),
       String(budgetMicros ?? -1),
-      JSON.stringify(reservation),
-      String(reservation.at),
+      JSON.stringify({ ...reservation, at }),
+      String(at),
       String(DAY_KEY_TTL_SECONDS),
     )) as [number, number, number];
     const [ok, spentMicros, reservedMicros] = answer.map(Number);
@@ -89,20 +103,24 @@ export class BudgetLedger {
   /**
    * Ends a pod's run: its reservation becomes price × observed uptime (from
    * `upSince`, or from the reservation when no uptime was observed). Returns
-   * the settled micro-dollars, or null when nothing was open.
+   * the settled micro-dollars, or null when nothing was open. `upSince` and
+   * `now` are on the caller's clock.
    */
   async settle(podName: string, upSince: number | null, now: number): Promise<number | null> {
     // One field, not the whole hash: every tick settles every pod seen down, most with nothing open.
     const raw = await this.redis.hget(this.keys.budgetOpen(), podName.toLowerCase());
     if (raw === null) return null;
     const reservation = JSON.parse(raw) as OpenReservation;
-    const from = upSince !== null && upSince >= reservation.at ? upSince : reservation.at;
+    const offset = await this.offsetFrom(now);
+    // The reservation on the caller's clock: compared with its upSince, not with the waker's clock.
+    const reservedAt = reservation.at - offset;
+    const from = upSince !== null && upSince >= reservedAt ? upSince : reservedAt;
     const micros = uptimeMicros(reservation.pricePerHour, from, now);
     const settled = await this.redis.eval(
       SETTLE,
       2,
       this.keys.budgetOpen(),
-      this.keys.budgetSpent(utcDay(now)),
+      this.keys.budgetSpent(utcDay(now + offset)),
       podName.toLowerCase(),
       String(micros),
       String(DAY_KEY_TTL_SECONDS),
@@ -111,8 +129,9 @@ export class BudgetLedger {
   }
 
   async figures(now: number): Promise<LedgerFigures> {
+    const offset = await this.offsetFrom(now);
     const [spent, open] = await Promise.all([
-      this.redis.get(this.keys.budgetSpent(utcDay(now))),
+      this.redis.get(this.keys.budgetSpent(utcDay(now + offset))),
       this.open(),
     ]);
     let reservedMicros = 0;
@@ -121,10 +140,17 @@ export class BudgetLedger {
       reservedMicros += reservation.micros;
       accruingMicros += Math.min(
         reservation.micros,
-        uptimeMicros(reservation.pricePerHour, reservation.at, now),
+        uptimeMicros(reservation.pricePerHour, reservation.at - offset, now),
       );
     }
     return { spentMicros: Number(spent ?? 0), reservedMicros, accruingMicros };
+  }
+
+  /** Redis's clock minus the caller's (`callerNow`); 0 when the caller's clock is kept. */
+  private async offsetFrom(callerNow: number): Promise<number> {
+    if (this.clock === 'caller') return 0;
+    const [seconds, micros] = await this.redis.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - callerNow;
   }
 
   private async open(): Promise<Map<string, OpenReservation>> {

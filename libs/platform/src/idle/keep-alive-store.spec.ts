@@ -60,4 +60,21 @@ describe(KeepAliveStore.name, () => {
     await redis.set(keys.keepAlive('garbled'), 'soon', 'PX', 60_000);
     expect(await store.get('garbled')).toBeNull();
   });
+
+  it("read with the reader's now, a keep-alive set by a gateway three minutes behind holds its full length", async () => {
+    const behind = Date.now() - 180_000;
+    await store.set('skewed', behind + 60_000, behind);
+    const readerNow = Date.now();
+    const until = await store.get('skewed', readerNow);
+    // As stored it would read as lapsed two minutes ago; by its time left in Redis it has a minute to go.
+    expect(await store.get('skewed')).toBe(behind + 60_000);
+    expect(until! - readerNow).toBeGreaterThan(55_000);
+    expect(until! - readerNow).toBeLessThanOrEqual(60_000);
+  });
+
+  it("read with the reader's now, a lapsed keep-alive still reads as none", async () => {
+    await store.set('skewed-short', Date.now() + 50);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(await store.get('skewed-short', Date.now())).toBeNull();
+  });
 });

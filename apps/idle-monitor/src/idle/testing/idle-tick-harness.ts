@@ -192,7 +192,8 @@ export class IdleTickHarness {
       client: this.fake,
       store,
       stops,
-      keepAlives: this.options.keepAliveReader ?? this.keepAlives,
+      // Keep-alives are judged on the harness clock as stored, not by their real time left in Redis.
+      keepAlives: this.options.keepAliveReader ?? { get: (pod: string) => this.keepAlives.get(pod) },
       // The proxy's records are judged on the harness clock, like everything else here.
       proxyActivity: this.options.proxyActivityReader ?? {
         read: (pod: string, readerNow?: number) => this.proxyActivity.read(pod, readerNow, this.now),
