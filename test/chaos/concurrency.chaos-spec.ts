@@ -27,7 +27,8 @@ describe('chaos: 500 concurrent starts', () => {
     stack = await Stack.start({
       name: 'chaos-burst',
       wakers: 2,
-      env: { REDIS_URL: redis.url, WAKE_REQUEST_WAIT_SECONDS: '5' },
+      // Polls for RUNNING cover the long provisioning below (400 × 100 ms).
+      env: { REDIS_URL: redis.url, WAKE_REQUEST_WAIT_SECONDS: '5', WAKE_MAX_POLLS: '400' },
     });
     const port = await freePort();
     secondUrl = `http://127.0.0.1:${port}`;
@@ -52,9 +53,11 @@ describe('chaos: 500 concurrent starts', () => {
   });
 
   chaosCase('500 starts over two gateways, two wakers and 20 direct jobs: one create', true, async () => {
+    // The wake must outlast the burst: on two loaded cores one gateway was seen answering 4 s late,
+    // and a start that arrives after the wake ended rightly runs a wake of its own (AlreadyRunning).
     await resetSim(stack, {
       timings: {
-        provisioningMs: 2000,
+        provisioningMs: 15_000,
         startingMs: 500,
         gpuAttachMs: 100,
         modelLoadMs: 500,
