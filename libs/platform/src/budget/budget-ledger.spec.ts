@@ -84,6 +84,25 @@ describe('BudgetLedger (real Redis)', () => {
     });
   });
 
+  it('a re-run of the same attempt keeps its reservation: nothing settled, nothing added', async () => {
+    const first = { micros: 6_000_000, pricePerHour: 1, at: NOON, attemptId: 'job-7' };
+    await ledger.reserve('a', first, 10_000_000);
+    const again = await ledger.reserve('a', { ...first, at: NOON + HOUR }, 10_000_000);
+    expect(again).toEqual({ kind: 'reserved', spentMicros: 0, reservedMicros: 0 });
+    expect(await ledger.figures(NOON)).toEqual({
+      spentMicros: 0,
+      reservedMicros: 6_000_000,
+      accruingMicros: 0,
+    });
+    // Another attempt settles it at its time so far, as before.
+    await ledger.reserve('a', { ...first, at: NOON + HOUR, attemptId: 'job-8' }, 10_000_000);
+    expect(await ledger.figures(NOON + HOUR)).toEqual({
+      spentMicros: 1_000_000,
+      reservedMicros: 6_000_000,
+      accruingMicros: 0,
+    });
+  });
+
   it('figures price the open runs by their time so far, at most their reservation', async () => {
     await ledger.reserve('a', { micros: 1_500_000, pricePerHour: 1, at: NOON }, null);
     expect((await ledger.figures(NOON + HOUR)).accruingMicros).toBe(1_000_000);

@@ -11,6 +11,12 @@ export interface OpenReservation {
    * observed. Given on the caller's clock; stored on Redis's (see LedgerClock).
    */
   readonly at: number;
+  /**
+   * The wake that took it. A wake job re-delivered after losing its lock (a
+   * Redis outage outlasting the lock) runs again under the same attempt: it
+   * keeps its reservation instead of settling it as if the pod had billed.
+   */
+  readonly attemptId?: string;
 }
 
 export interface LedgerFigures {
@@ -35,14 +41,21 @@ const DAY_KEY_TTL_SECONDS = 3 * 86_400;
  */
 export type LedgerClock = 'redis' | 'caller';
 
-// Atomic across every replica: an older reservation of the same pod is settled
-// at its time so far, then spent + open + this one must stay within the budget.
+// Atomic across every replica: the same attempt's reservation is kept as it
+// is; an older reservation of the same pod is settled at its time so far,
+// then spent + open + this one must stay within the budget.
 // KEYS: open-reservations hash, today's spent counter. ARGV: pod, micros,
-// budget micros (-1: no budget), reservation JSON, now, TTL.
+// budget micros (-1: no budget), reservation JSON, now, TTL, attempt ('' when none).
 const RESERVE = `
 local old = redis.call('HGET', KEYS[1], ARGV[1])
 if old then
   local r = cjson.decode(old)
+  if ARGV[7] ~= '' and r.attemptId == ARGV[7] then
+    local spent = tonumber(redis.call('GET', KEYS[2]) or '0')
+    local reserved = 0
+    for _, v in ipairs(redis.call('HVALS', KEYS[1])) do reserved = reserved + cjson.decode(v).micros end
+    return {1, spent, reserved - r.micros}
+  end
   local used = math.floor(r.pricePerHour * (tonumber(ARGV[5]) - r.at) * 1000000 / 3600000 + 0.5)
   if used > r.micros then used = r.micros end
   if used > 0 then redis.call('INCRBY', KEYS[2], used) end
@@ -95,6 +108,7 @@ export class BudgetLedger {
       JSON.stringify({ ...reservation, at }),
       String(at),
       String(DAY_KEY_TTL_SECONDS),
+      reservation.attemptId ?? '',
     )) as [number, number, number];
     const [ok, spentMicros, reservedMicros] = answer.map(Number);
     return { kind: ok === 1 ? 'reserved' : 'refused', spentMicros, reservedMicros };

@@ -36,7 +36,7 @@ export async function reserveBudget(ctx: WakeRunContext, pricePerHour: number): 
   };
   try {
     const outcome = await withinTimeout(
-      ledger.reserve(ctx.pod.name, { micros, pricePerHour, at: now }, budgetMicros),
+      ledger.reserve(ctx.pod.name, { micros, pricePerHour, at: now, attemptId: ctx.attemptId }, budgetMicros),
       ctx.config.tuning.redisWriteTimeoutMs,
       'budget reservation',
     );
