@@ -47,23 +47,23 @@ export type LedgerClock = 'redis' | 'caller';
 // KEYS: open-reservations hash, today's spent counter. ARGV: pod, micros,
 // budget micros (-1: no budget), reservation JSON, now, TTL, attempt ('' when none).
 const RESERVE = `
+local kept = nil
 local old = redis.call('HGET', KEYS[1], ARGV[1])
 if old then
   local r = cjson.decode(old)
   if ARGV[7] ~= '' and r.attemptId == ARGV[7] then
-    local spent = tonumber(redis.call('GET', KEYS[2]) or '0')
-    local reserved = 0
-    for _, v in ipairs(redis.call('HVALS', KEYS[1])) do reserved = reserved + cjson.decode(v).micros end
-    return {1, spent, reserved - r.micros}
+    kept = r.micros
+  else
+    local used = math.floor(r.pricePerHour * (tonumber(ARGV[5]) - r.at) * 1000000 / 3600000 + 0.5)
+    if used > r.micros then used = r.micros end
+    if used > 0 then redis.call('INCRBY', KEYS[2], used) end
+    redis.call('HDEL', KEYS[1], ARGV[1])
   end
-  local used = math.floor(r.pricePerHour * (tonumber(ARGV[5]) - r.at) * 1000000 / 3600000 + 0.5)
-  if used > r.micros then used = r.micros end
-  if used > 0 then redis.call('INCRBY', KEYS[2], used) end
-  redis.call('HDEL', KEYS[1], ARGV[1])
 end
 local spent = tonumber(redis.call('GET', KEYS[2]) or '0')
 local reserved = 0
 for _, v in ipairs(redis.call('HVALS', KEYS[1])) do reserved = reserved + cjson.decode(v).micros end
+if kept then return {1, spent, reserved - kept} end
 local budget = tonumber(ARGV[3])
 if budget >= 0 and spent + reserved + tonumber(ARGV[2]) > budget then return {0, spent, reserved} end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
