@@ -39,7 +39,11 @@ export type RedisPurpose = 'worker' | 'request';
  * issued in one turn of the event loop (an idle tick's pods, concurrent HTTP
  * requests) go out in one write and come back in order, instead of one
  * socket write each. Never on a worker connection: a blocking read there
- * would hold up whatever was pipelined behind it.
+ * would hold up whatever was pipelined behind it. Never on a cluster either:
+ * ioredis batches auto-pipelined commands per node, and after a failover moves
+ * a slot such a batch hands each command the raw MOVED error instead of
+ * following it (redis/ioredis#2075), so a GET answered nulls and a record
+ * write failed until the slot map was refreshed. Plain commands follow MOVED.
  */
 export function createRedis(target: RedisTarget, purpose: RedisPurpose): Redis {
   const topology = target.topology;
@@ -49,7 +53,7 @@ export function createRedis(target: RedisTarget, purpose: RedisPurpose): Redis {
     topology.kind === 'cluster'
       ? (new Cluster([...topology.nodes], {
           ...clusterOptions(topology.auth, maxRetriesPerRequest),
-          enableAutoPipelining,
+          enableAutoPipelining: false,
         }) as unknown as Redis)
       : topology.kind === 'sentinel'
         ? new Redis({ ...sentinelOptions(topology), maxRetriesPerRequest, enableAutoPipelining })
