@@ -16,5 +16,10 @@ WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+COPY scripts/container-healthcheck.js ./scripts/
+# The node image's unprivileged user (uid 1000), as deploy/k8s's runAsUser expects.
 USER node
+# /health/live of whichever app the command started (its PORT, PROXY_PORT or HEALTH_PORT).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "scripts/container-healthcheck.js"]
 CMD ["node", "dist/apps/gateway/main.js"]

@@ -4,7 +4,16 @@ import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'reports/**', '.stryker-tmp/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'packages/*/dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'reports/**',
+      '.stryker-tmp/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,
@@ -120,9 +129,19 @@ export default tseslint.config(
     },
   },
   {
-    // The simulator is RunPod's side, written independently of our adapter and decisions; the CLI is a
-    // client of the gateway's REST contract only, so it shares nothing with the server either.
-    files: ['apps/runpod-sim/**/*.ts', 'apps/cli/**/*.ts'],
+    // The simulator is RunPod's side, written independently of our adapter and decisions.
+    files: ['apps/runpod-sim/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['@podwarden/*', '**/libs/*'] }] },
+  },
+  {
+    // The CLI is a client of the gateway's REST contract; of the server it shares only the pure
+    // policies, so `what-if` replays through the very decisions the idle monitor runs.
+    files: ['apps/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@podwarden/*', '!@podwarden/policies', '**/libs/*'] }] },
+      ],
+    },
   },
 );

@@ -4,7 +4,11 @@ const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.json');
 
 const moduleNameMapper = pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' });
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] };
+// A .lua import is its text (the Redis scripts beside their stores); webpack does the same in the bundle.
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
+  '^.+\\.lua$': '<rootDir>/scripts/jest-lua-transform.js',
+};
 
 module.exports = {
   projects: [
@@ -15,7 +19,7 @@ module.exports = {
       // 2-core machine the 5 s default has timed out a passing spec.
       testTimeout: 30000,
       rootDir: __dirname,
-      roots: ['<rootDir>/apps', '<rootDir>/libs'],
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/packages'],
       testMatch: ['**/*.spec.ts'],
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
@@ -23,7 +27,7 @@ module.exports = {
     },
     {
       displayName: 'e2e',
-      testEnvironment: 'node',
+      testEnvironment: '<rootDir>/test/support/e2e-environment.js',
       rootDir: __dirname,
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],

@@ -2,34 +2,21 @@
 // apps/idle-monitor/src/idle, against its unit specs (the real IdleStateStore,
 // StopService and ActionLog on a real Redis, FakeRunPod for RunPod). Not part
 // of CI. Score and surviving mutants: docs/testing.md, "Mutation testing: idle tick".
+import { ignoredByEveryRun, jestRunner, strykerBase } from './stryker.base.mjs';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-  packageManager: 'npm',
+  ...strykerBase,
+  ...jestRunner('stryker.idle.jest.config.js'),
   mutate: [
     'apps/idle-monitor/src/idle/**/*.ts',
     '!apps/idle-monitor/src/idle/**/*.spec.ts',
     '!apps/idle-monitor/src/idle/testing/**',
   ],
-  testRunner: 'jest',
-  jest: { projectType: 'custom', configFile: 'stryker.idle.jest.config.js', enableFindRelatedTests: true },
-  coverageAnalysis: 'perTest',
-  checkers: ['typescript'],
   tsconfigFile: 'tsconfig.stryker.idle.json',
-  typescriptChecker: { prioritizePerformanceOverAccuracy: false },
-  reporters: ['html', 'clear-text', 'progress', 'json'],
   htmlReporter: { fileName: 'reports/mutation-idle/index.html' },
   jsonReporter: { fileName: 'reports/mutation-idle/mutation.json' },
-  concurrency: 2,
-  thresholds: { high: 90, low: 80, break: 80 },
-  tempDirName: '.stryker-tmp',
-  ignorePatterns: [
-    'dist',
-    'node_modules',
-    'test-logs',
-    'reports',
-    'test',
-    'apps/gateway',
-    'apps/waker',
-    'apps/runpod-sim',
-  ],
+  // Committed: --incremental re-tests only mutants whose code or covering specs changed since.
+  incrementalFile: 'mutation/stryker-incremental-idle.json',
+  ignorePatterns: [...ignoredByEveryRun, 'test', 'apps/gateway', 'apps/waker', 'apps/runpod-sim'],
 };

@@ -1,14 +1,6 @@
-// The jest config the idle tick's Stryker run uses: the idle monitor's unit
-// specs only, with the unit project's ts-jest transform and path aliases.
-const { pathsToModuleNameMapper } = require('ts-jest');
-const { compilerOptions } = require('./tsconfig.json');
-
+// The jest config the idle tick's Stryker run uses: the idle monitor's unit specs only.
 module.exports = {
-  testEnvironment: 'node',
-  rootDir: __dirname,
+  ...require('./stryker.jest.base.js'),
   roots: ['<rootDir>/apps/idle-monitor'],
   testMatch: ['<rootDir>/apps/idle-monitor/**/*.spec.ts'],
-  moduleFileExtensions: ['ts', 'js', 'json'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] },
-  moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
 };

@@ -1,14 +1,6 @@
-// The jest config Stryker runs: only the policies library's unit specs, with
-// the same ts-jest transform and path aliases as the repo's unit project.
-const { pathsToModuleNameMapper } = require('ts-jest');
-const { compilerOptions } = require('./tsconfig.json');
-
+// The jest config Stryker runs: only the policies library's unit specs.
 module.exports = {
-  testEnvironment: 'node',
-  rootDir: __dirname,
+  ...require('./stryker.jest.base.js'),
   roots: ['<rootDir>/libs/policies'],
   testMatch: ['<rootDir>/libs/policies/**/*.spec.ts'],
-  moduleFileExtensions: ['ts', 'js', 'json'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }] },
-  moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
 };

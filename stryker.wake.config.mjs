@@ -2,9 +2,12 @@
 // run, the run itself, the job runner and the attempt it records, and the one stop path with the one
 // billable record. Not part of CI. Scores and surviving mutants: docs/testing.md, "Mutation testing:
 // wake and stop".
+import { ignoredByEveryRun, jestRunner, strykerBase } from './stryker.base.mjs';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-  packageManager: 'npm',
+  ...strykerBase,
+  ...jestRunner('stryker.wake.jest.config.js'),
   mutate: [
     'apps/waker/src/wake/**/*.ts',
     '!apps/waker/src/wake/**/*.spec.ts',
@@ -12,23 +15,14 @@ export default {
     'libs/platform/src/stop/stop-service.ts',
     'libs/platform/src/records/record-billable.ts',
   ],
-  testRunner: 'jest',
-  jest: { projectType: 'custom', configFile: 'stryker.wake.jest.config.js', enableFindRelatedTests: true },
-  coverageAnalysis: 'perTest',
-  checkers: ['typescript'],
   // The waker and the libraries it compiles against, not the whole repo (see tsconfig.stryker.json's note in docs/testing.md).
   tsconfigFile: 'tsconfig.stryker.wake.json',
-  typescriptChecker: { prioritizePerformanceOverAccuracy: false },
-  reporters: ['html', 'clear-text', 'progress'],
   htmlReporter: { fileName: 'reports/mutation/wake.html' },
-  concurrency: 2,
-  thresholds: { high: 95, low: 90, break: 85 },
-  tempDirName: '.stryker-tmp',
+  jsonReporter: { fileName: 'reports/mutation-wake/mutation.json' },
+  // Committed: --incremental re-tests only mutants whose code or covering specs changed since.
+  incrementalFile: 'mutation/stryker-incremental-wake.json',
   ignorePatterns: [
-    'dist',
-    'node_modules',
-    'test-logs',
-    'reports',
+    ...ignoredByEveryRun,
     'test',
     'bench',
     'apps/gateway',

@@ -25,6 +25,7 @@ const BENCHMARKS = [
   require('./start-overhead.bench'),
   require('./idle-tick-1000.bench'),
   require('./memory.bench'),
+  require('./what-if.bench'),
 ];
 const NEEDS_APPS = new Set([
   'money',

@@ -1,8 +1,6 @@
 'use strict';
-// The V8 heap settings every app runs with in production, read from the
-// Dockerfile's `ENV NODE_OPTIONS="…"` line, the one place they are set, for
-// the ways of starting the apps that do not go through the image (npm start,
-// the memory benchmark). Why these values: docs/benchmarks.md, memory.
+// Production's V8 heap settings, read from the Dockerfile's NODE_OPTIONS line (their one place) for starts
+// that skip the image (npm start, the memory benchmark). Why these values: docs/benchmarks.md, memory.
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// The secret check after the tests: every file in test-logs/ (app logs, jest's
-// output, the recorded HTTP answers of the e2e specs) is searched for the test
-// stack's RunPod key and its operator, wake and inference tokens, raw,
-// URL-encoded, base64 and base64url. Any hit fails the run, whatever jest said.
+// After the tests, every file in test-logs/ is searched for the test stack's RunPod key and tokens (raw,
+// URL-encoded, base64, base64url): any hit fails the run, whatever jest said.
 const { readdirSync, readFileSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 

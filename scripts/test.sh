@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-redis.sh
 bash scripts/ensure-chromium.sh
+# promtool and prometheus for the alert-rule tests and the real-Prometheus spec (test/deploy).
+bash scripts/ensure-prometheus.sh
 npm run build --silent
 rm -rf test-logs && mkdir -p test-logs
 set +e

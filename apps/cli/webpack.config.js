@@ -1,9 +1,10 @@
 // The CLI is the package's bin: the bundle starts with a shebang and is
 // executable, so `podwarden …` runs it directly once linked.
 const { chmodSync } = require('node:fs');
+const withRedisScripts = require('../../webpack.config.js');
 
 module.exports = (options, webpack) => ({
-  ...options,
+  ...withRedisScripts(options),
   plugins: [
     ...options.plugins,
     new webpack.BannerPlugin({ banner: '#!/usr/bin/env node', raw: true, entryOnly: true }),

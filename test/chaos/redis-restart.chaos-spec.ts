@@ -3,7 +3,7 @@ import { eventually } from '../support/app-process';
 import { clearSimCalls, resetSim, seedPod, simWrites } from '../support/sim-admin';
 import { Stack } from '../support/stack';
 import { TEST_OPERATOR_TOKEN } from '../support/test-env';
-import { FAST_IDLE_ENV, IDLE_TEST_TIMINGS, tickLines } from '../idle/support/idle-harness';
+import { FAST_IDLE_ENV, IDLE_TEST_TIMINGS, tickLines, ticksSince } from '../idle/support/idle-harness';
 import { expectCleanAudit, settledAudit } from './support/audit';
 import { chaosCase, startOn } from './support/chaos-case';
 import { OwnedRedis } from './support/owned-redis';
@@ -72,7 +72,16 @@ describe('chaos: Redis restarted during an idle streak', () => {
         90_000,
         'the idle stop',
       );
-      await new Promise((r) => setTimeout(r, 4000));
+      // Ticks after the stop took effect see the pod down and stop nothing more.
+      const stopSeenAt = Date.now();
+      await eventually(
+        async () =>
+          ticksSince(stack.idleMonitors, stopSeenAt).filter((t) => t.signal === 'NotRunning').length >= 2
+            ? true
+            : undefined,
+        60_000,
+        'two ticks that saw the pod down',
+      );
 
       expect(await simWrites(stack)).toEqual([`POST /pods/${podId}/action stop`]);
       expect(stack.idleMonitors.every((m) => m.running)).toBe(true);

@@ -117,7 +117,6 @@ describe('chaos: RunPod answering in 30 s for a minute', () => {
       for (const route of ['list', 'observe', 'create', 'action', 'terminate']) {
         await injectFault(stack, { route, kind: 'delay', delayMs: 30_000, forMs: 60_000 });
       }
-      const weatherEnds = Date.now() + 60_000;
       const first = await eventually(
         async () => {
           const seen = await lastWake();
@@ -126,10 +125,17 @@ describe('chaos: RunPod answering in 30 s for a minute', () => {
         180_000,
         'the first wake recorded',
       );
-      await new Promise((r) => setTimeout(r, Math.max(0, weatherEnds - Date.now()) + 31_000));
+      expect(first.outcome).toBe('Failed');
+      // The slow create takes effect when its 30 s answer is due: its pod is the event to wait for.
+      await eventually(
+        async () => ((await simPods(stack)).length > 0 ? true : undefined),
+        90_000,
+        'the pod the slow create placed',
+      );
       expect((await simWrites(stack)).filter((w) => w === 'POST /pods')).toHaveLength(1);
 
-      // The weather is over: a second start finds the pod the slow create placed.
+      // The weather ends (the faults cleared): a second start finds the pod the slow create placed.
+      await stack.simRequest('DELETE', '/_sim/faults');
       await startOn(stack.gatewayUrl, TEST_OPERATOR_TOKEN);
       const second = await eventually(
         async () => {

@@ -11,7 +11,7 @@ import { chaosCase, startOn } from './support/chaos-case';
  * client timeout, malformed and truncated JSON. Whatever the weather, at
  * most one pod bills at the end and every write is in the action log.
  */
-type LastWake = { attemptId: string; outcome: string } | null;
+type LastWake = { attemptId: string; outcome: string; reason: string } | null;
 
 describe('chaos: control-plane weather', () => {
   let stack: Stack;
@@ -106,12 +106,23 @@ describe('chaos: control-plane weather', () => {
     },
   );
 
-  chaosCase('truncated JSON on the list, three times: no create while unreadable', true, async () => {
-    const { since } = await wakeThrough([{ route: 'list', kind: 'malformed', times: 3 }]);
-    expect(await creates()).toBeLessThanOrEqual(1);
-    expect((await billingPods()).length).toBeLessThanOrEqual(1);
+  /** The list unreadable for the whole wake: the wake refuses on it (its own record says so), creating nothing. */
+  const unreadableListCase = async (fault: Record<string, unknown>) => {
+    const { wake, since } = await wakeThrough([{ route: 'list', times: 100_000, ...fault }]);
+    // Refused: the outcome that claims nothing was billed.
+    expect(wake).toMatchObject({
+      outcome: 'Refused',
+      reason: expect.stringContaining('volume lookup unreadable'),
+    });
+    expect(await creates()).toBe(0);
+    expect(await billingPods()).toEqual([]);
+    await stack.simRequest('DELETE', '/_sim/faults');
     expectCleanAudit(await settledAudit(stack, since));
-  });
+  };
+
+  chaosCase('truncated JSON on every list: no create while unreadable', true, () =>
+    unreadableListCase({ kind: 'malformed' }),
+  );
 
   chaosCase('a 503 storm on observe while the new pod boots: one pod', false, async () => {
     const { since } = await wakeThrough([{ route: 'observe', kind: 'status', status: 503, times: 10 }]);
@@ -119,13 +130,7 @@ describe('chaos: control-plane weather', () => {
     expectCleanAudit(await settledAudit(stack, since));
   });
 
-  chaosCase(
-    'connection-level failure (bare 404 from an intermediary) on the list: no create',
-    false,
-    async () => {
-      const { since } = await wakeThrough([{ route: 'list', kind: 'bare-404', times: 3 }]);
-      expect(await creates()).toBeLessThanOrEqual(1);
-      expectCleanAudit(await settledAudit(stack, since));
-    },
+  chaosCase('connection-level failure (bare 404 from an intermediary) on every list: no create', false, () =>
+    unreadableListCase({ kind: 'bare-404' }),
   );
 });

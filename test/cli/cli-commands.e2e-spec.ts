@@ -95,14 +95,33 @@ describe('podwarden commands against the running system', () => {
     expect(front.requests.map((r) => r.token)).toEqual([TEST_OPERATOR_TOKEN, 'flag-token']);
   });
 
-  it('stop prints the per-pod answer; nothing on the volume is not_found', async () => {
+  /** The stops in the pod's usage record, as GET …/usage answers them. */
+  const usageStops = async () =>
+    (
+      await stack.api<{ stops: Array<{ at: string; trigger: string }> }>('GET', '/api/pods/qwen/usage', {
+        token: 'operator',
+      })
+    ).body.stops;
+
+  it('stop prints the per-pod answer and is in the usage record as manual; nothing on the volume is not_found', async () => {
+    const before = await usageStops();
     const podId = await seedPod(stack, { status: 'RUNNING' });
+    const asked = Date.now();
     expect(expectDocument(await cli(['stop', 'qwen']), 0)).toEqual({
       name: 'qwen',
       ok: true,
       pods: [{ podId, ok: true }],
       stopConfirmed: false,
     });
+    // The gateway writes it after answering: wait for it, then pin it.
+    const after = await eventually(
+      async () => ((await usageStops()).length > before.length ? usageStops() : undefined),
+      30_000,
+      'the stop in GET …/usage',
+      100,
+    );
+    expect(after.slice(before.length)).toEqual([{ at: expect.any(String), trigger: 'manual' }]);
+    expect(Date.parse(after[before.length].at)).toBeGreaterThanOrEqual(asked);
     await resetSim(stack);
     expect(expectDocument(await cli(['stop', 'qwen']), 4)).toMatchObject({
       code: 'not_found',
@@ -119,8 +138,11 @@ describe('podwarden commands against the running system', () => {
       status: 500,
       times: 20,
     });
+    const before = await usageStops();
     const error = expectDocument(await cli(['stop', 'qwen']), 5);
     expect(error).toMatchObject({ code: 'failed', podId, pods: [{ podId, ok: false }] });
+    // Nothing was stopped, so nothing is in the usage record (GET …/usage reads after the answer).
+    expect(await usageStops()).toEqual(before);
   });
 
   it('history and keepalive print the gateway’s answers; out-of-range values are bad_request from the gateway', async () => {

@@ -106,6 +106,7 @@ describe('the daily budget', () => {
       detail: status.body.lastWake.reason,
       spentUsd: 0,
       reservedUsd: 0.49,
+      providerUsd: null,
       wakeUsd: 0.49,
       budgetUsd: 0.75,
       pricePerHour: 0.49,

@@ -1,6 +1,7 @@
 import { Queue, QueueEvents } from 'bullmq';
 import fc from 'fast-check';
 import Redis from 'ioredis';
+import { JobFinishWaiter } from '@podwarden/platform';
 import { leakedSecrets } from '../support/secret-forms';
 import { clearSimCalls, resetSim, simCalls } from '../support/sim-admin';
 import { Stack } from '../support/stack';
@@ -89,13 +90,13 @@ describe('hostile payloads on the wake queue', () => {
       seed: Number(process.env.FC_SEED ?? Date.now() % 1e9),
     });
     const jobs = await queue.addBulk(payloads.map((data) => ({ name: 'wake', data: data as object })));
+    // One waiter for 150 jobs: BullMQ's own wait adds a queue listener per job (a listener-leak warning).
+    const finishes = new JobFinishWaiter(queue, events);
     const endings = await Promise.all(
-      jobs.map((job) =>
-        job.waitUntilFinished(events, 60_000).then(
-          () => 'completed',
-          (e: Error) => e.message,
-        ),
-      ),
+      jobs.map(async (job) => {
+        const finish = await finishes.wait(String(job.id), 60_000);
+        return finish.kind === 'completed' ? 'completed' : finish.reason;
+      }),
     );
     const wrong = endings
       .map((ending, i) => ({ ending, payload: JSON.stringify(payloads[i])?.slice(0, 200) }))

@@ -53,9 +53,17 @@ describe('the OpenAPI document, end to end', () => {
       (await stack.api('DELETE', '/api/pods/qwen/keepalive', { token: 'nope' })).status,
       (await stack.api('DELETE', '/api/pods/nobody/keepalive', { token: 'operator' })).status,
       (await stack.api('GET', '/api/pods/nobody/events')).status,
+      (await stack.api('GET', '/api/pods/qwen/diagnosis', { token: 'operator' })).status,
+      (await stack.api('GET', '/api/pods/qwen/diagnosis')).status,
+      (await stack.api('GET', '/api/pods/nobody/diagnosis', { token: 'operator' })).status,
+      (await stack.api('GET', '/api/pods/qwen/usage?days=7', { token: 'operator' })).status,
+      (await stack.api('GET', '/api/pods/qwen/usage?days=0', { token: 'operator' })).status,
+      (await stack.api('GET', '/api/pods/qwen/usage')).status,
+      (await stack.api('GET', '/api/pods/nobody/usage', { token: 'operator' })).status,
     ];
     expect(statuses).toEqual([
-      200, 200, 200, 200, 404, 200, 400, 404, 200, 400, 401, 404, 200, 401, 404, 404,
+      200, 200, 200, 200, 404, 200, 400, 404, 200, 400, 401, 404, 200, 401, 404, 404, 200, 401, 404, 200, 400,
+      401, 404,
     ]);
     const events = await stack.eventStream('/api/pods/qwen/events');
     await events.close();
@@ -113,8 +121,10 @@ describe('the OpenAPI document, end to end', () => {
       (await redisGone.api('DELETE', '/api/pods/qwen/keepalive', { token: 'operator' })).status,
       (await redisGone.api('POST', '/api/pods/qwen/start', { token: 'operator' })).status,
       (await redisGone.api('GET', '/api/pods/qwen/events')).status,
+      (await redisGone.api('GET', '/api/pods/qwen/diagnosis', { token: 'operator' })).status,
+      (await redisGone.api('GET', '/api/pods/qwen/usage', { token: 'operator' })).status,
     ];
-    expect(statuses).toEqual([503, 503, 503, 503, 503, 503]);
+    expect(statuses).toEqual([503, 503, 503, 503, 503, 503, 503, 503]);
   });
 
   it('covers every documented route and status that can be reached from outside', () => {

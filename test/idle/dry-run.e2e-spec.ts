@@ -8,6 +8,7 @@ import {
   simPod,
   stopCalls,
   tickLines,
+  waitFor,
   waitForTick,
   WINDOW_TICKS,
   EVENT_DEADLINE_MS,
@@ -33,7 +34,12 @@ describe('IDLE_DRY_RUN=true', () => {
   });
 
   it('logs "would stop <podId> (idle)" when the window is up, calls nothing, records no Stop, and waits a full window before saying it again', async () => {
-    expect(messagesWith(monitors(), 'IDLE_DRY_RUN=true')).toHaveLength(1);
+    // Written at bootstrap, but the child's stdout reaches this process on its own schedule.
+    const banner = await waitFor(async () => {
+      const lines = messagesWith(monitors(), 'IDLE_DRY_RUN=true');
+      return lines.length > 0 ? lines : undefined;
+    }, 'the dry-run warning');
+    expect(banner).toHaveLength(1);
     const since = await emptyVolume(stack, monitors);
     const podId = await seedPod(stack, { id: 'dry-run-pod', status: 'RUNNING', vllmReady: true });
     // The "would stop" warning is written before its tick's line: wait for the tick line itself.

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync, type WriteStream } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { trackChild } from './tracked-children';
 
 export const ROOT = resolve(__dirname, '..', '..');
 export const TEST_LOG_DIR = join(ROOT, 'test-logs');
@@ -71,7 +72,7 @@ export class AppProcess {
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', NODE_OPTIONS: PRODUCTION_NODE_OPTIONS, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    return new AppProcess(label, child);
+    return new AppProcess(label, trackChild(child));
   }
 
   get pid(): number | undefined {

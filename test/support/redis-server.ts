@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { eventually } from './app-process';
 import { freePort } from './free-port';
+import { trackChild } from './tracked-children';
 
 /**
  * A redis-server this test owns, on a free port with its files in a temporary
@@ -49,7 +50,7 @@ export class RedisServer {
       ],
       { stdio: 'ignore' },
     );
-    const server = new RedisServer(chosen, dir, child);
+    const server = new RedisServer(chosen, dir, trackChild(child));
     await server.untilAnswering();
     return server;
   }
@@ -61,7 +62,7 @@ export class RedisServer {
     const configPath = join(dir, 'sentinel.conf');
     writeFileSync(configPath, [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, ...lines, ''].join('\n'));
     const child = spawn('redis-server', [configPath, '--sentinel'], { stdio: 'ignore' });
-    const server = new RedisServer(port, dir, child);
+    const server = new RedisServer(port, dir, trackChild(child));
     await server.untilAnswering();
     return server;
   }

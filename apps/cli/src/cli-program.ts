@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { CommandContext, type GlobalOptions } from './command-context';
+import { registerDiagnose } from './commands/diagnose.command';
 import { registerEvents } from './commands/events.command';
 import { registerHistory } from './commands/history.command';
 import { registerKeepAlive } from './commands/keep-alive.command';
@@ -7,6 +8,7 @@ import type { RunCommand } from './commands/run-command';
 import { registerStart } from './commands/start.command';
 import { registerStatus } from './commands/status.command';
 import { registerStop } from './commands/stop.command';
+import { registerWhatIf } from './commands/what-if.command';
 import type { CliRuntime } from './cli-runtime';
 import { DEFAULT_GATEWAY_URL } from './gateway/gateway-settings';
 
@@ -27,7 +29,7 @@ See docs/cli.md for the shapes, the codes and the exit codes.`;
 export function buildProgram(runtime: CliRuntime, sink: DocumentSink): Command {
   const program = new Command('podwarden')
     .description(
-      'Drive podwarden pods from a terminal or a script: status, start (and wait), stop, history, keepalive, events',
+      'Drive podwarden pods from a terminal or a script: status, start (and wait), stop, history, keepalive, events, diagnose, what-if',
     )
     .addOption(new Option('--url <url>', 'the gateway').env('PODWARDEN_URL').default(DEFAULT_GATEWAY_URL))
     .addOption(
@@ -56,6 +58,8 @@ export function buildProgram(runtime: CliRuntime, sink: DocumentSink): Command {
     registerHistory,
     registerKeepAlive,
     registerEvents,
+    registerWhatIf,
+    registerDiagnose,
   ]) {
     register(program, run);
   }

@@ -1,11 +1,15 @@
 import type { SignalSource } from './interrupt/interrupt-handler';
+import { systemClock, type Clock } from './time/clock';
 
 /**
  * What the CLI touches of its process, in one place: the streams, the
- * environment, the signals and the exit. Commands never reach for `process`.
+ * environment, the clock, the signals and the exit. Commands never reach for
+ * `process` or the wall clock.
  */
 export interface CliRuntime {
   readonly env: NodeJS.ProcessEnv;
+  /** Every wait reads and sleeps through it. */
+  readonly clock: Clock;
   /** stdout: JSON documents only. */
   readonly out: (text: string) => void;
   /** stderr: progress and notes for people. */
@@ -20,6 +24,7 @@ export interface CliRuntime {
 export function processRuntime(): CliRuntime {
   return {
     env: process.env,
+    clock: systemClock,
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     stdoutIsTty: process.stdout.isTTY === true,

@@ -4,7 +4,6 @@ import { gatewaySettings } from './gateway/gateway-settings';
 import { ProgressReporter } from './output/progress-reporter';
 import { terminalStyle, useColour, type TerminalStyle } from './output/terminal-style';
 import type { Clock } from './time/clock';
-import { clockFromEnv } from './time/clock-from-env';
 
 /** The options every command takes (commander merges --url/--token with PODWARDEN_URL/PODWARDEN_TOKEN). */
 export interface GlobalOptions {
@@ -23,7 +22,7 @@ export class CommandContext {
     options: GlobalOptions,
   ) {
     this.client = new GatewayClient(gatewaySettings(options.url, options.token));
-    this.clock = clockFromEnv(runtime.env);
+    this.clock = runtime.clock;
     this.style = terminalStyle(useColour(runtime.stderrIsTty, runtime.env));
   }
 

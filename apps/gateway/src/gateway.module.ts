@@ -1,3 +1,6 @@
+import { BilledRuns } from './history/billed-runs';
+import { DiagnosisController } from './diagnosis/diagnosis.controller';
+import { UsageController } from './usage/usage.controller';
 import { Module, type DynamicModule } from '@nestjs/common';
 import {
   HealthModule,
@@ -20,6 +23,7 @@ import { PodsController } from './pods/pods.controller';
 import { QueueConnectionsService } from './queues/queue-connections.service';
 import { PodStatusService } from './status/pod-status.service';
 import { VolumeSnapshots } from './status/volume-snapshots';
+import { ManualStopUsage } from './stop/manual-stop-usage';
 import { StartWakeService } from './wake/start-wake.service';
 import { WakeQueueEvents } from './wake/wake-queue-events';
 
@@ -35,7 +39,13 @@ export class GatewayModule {
         QueueBoardModule.forRoot(start),
         HealthModule,
       ],
-      controllers: [PodsController, PodEventsController, MetricsController],
+      controllers: [
+        PodsController,
+        DiagnosisController,
+        UsageController,
+        PodEventsController,
+        MetricsController,
+      ],
       providers: [
         OperatorTokenGuard,
         GatewayMetrics,
@@ -45,7 +55,9 @@ export class GatewayModule {
         VolumeSnapshots,
         StartWakeService,
         HistoryService,
+        BilledRuns,
         KeepAliveService,
+        ManualStopUsage,
         PodEventHub,
         { provide: EVENT_STREAM_TIMING, useValue: DEFAULT_EVENT_STREAM_TIMING },
       ],

@@ -1,40 +1,30 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import type { PodwardenConfig } from '@podwarden/policies';
-import type { RunPodClient } from '@podwarden/runpod-client';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import { monitorSetup, type PodwardenConfig } from '@podwarden/policies';
 import {
-  ActionLog,
-  BillableIntents,
-  BudgetLedger,
   CONFIG,
   WorkerHealthModule,
   IDLE_TICK_QUEUE,
-  IdleStateStore,
-  KeepAliveStore,
+  BILLING_RECONCILE_QUEUE,
   LOGGER,
-  PendingStopStore,
   PlatformModule,
   PodwardenMetrics,
-  ProxyActivityStore,
-  PodEventPublisher,
   QueuesModule,
-  RUNPOD_CLIENT,
-  ReadyLog,
-  ReadyTimes,
-  StatusPublisher,
-  StopService,
-  WakeHistory,
+  WorkerState,
+  WAKE_QUEUE,
   configureProcessor,
   type AppLogger,
   type AppStart,
 } from '@podwarden/platform';
-import { IdleTickService } from './idle/idle-tick.service';
-import { TickStatusEffects } from './idle/tick-status-effects';
-import { OrphanReaper } from './idle/orphan-reaper';
-import { StopConfirmer } from './idle/stop-confirmer';
-import { StopIntentReconciler } from './idle/stop-intent-reconciler';
-import { CostMetrics } from './metrics/cost-metrics';
+import { SchedulerHealth } from './metrics/scheduler-health';
+import { SetupHealth } from './metrics/setup-health';
+import { TickScheduler } from './scheduler/tick-scheduler';
 import { IdleTickProcessor } from './idle-tick.processor';
 import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
+import { BILLING_PROVIDERS } from './billing/billing.providers';
+import { RHYTHM_PROVIDERS } from './rhythm/rhythm.providers';
+import { IDLE_TICK_PROVIDERS } from './idle-tick.providers';
 
 /** A tick's job lock outlasts two ticks, and at least 30 s, so a slow tick is not taken for a stalled one. */
 export function idleTickLockMs(config: PodwardenConfig): number {
@@ -54,123 +44,35 @@ export class IdleMonitorModule {
       module: IdleMonitorModule,
       imports: [
         PlatformModule.forRoot(start),
-        QueuesModule.forRoot(IDLE_TICK_QUEUE),
+        // The wake queue only to add pre-wakes to; the waker works it.
+        QueuesModule.forRoot(IDLE_TICK_QUEUE, BILLING_RECONCILE_QUEUE, WAKE_QUEUE),
         WorkerHealthModule.forRoot({ app: 'idle-monitor', ticks: true }),
       ],
       providers: [
+        ...RHYTHM_PROVIDERS,
+        ...IDLE_TICK_PROVIDERS,
         {
-          provide: OrphanReaper,
-          useFactory: (
-            config: PodwardenConfig,
-            client: RunPodClient,
-            actions: ActionLog,
-            logger: AppLogger,
-          ) => new OrphanReaper({ config, client, actions, logger, now: () => Date.now() }),
-          inject: [CONFIG, RUNPOD_CLIENT, ActionLog, LOGGER],
+          provide: TickScheduler,
+          useFactory: (queue: Queue, config: PodwardenConfig, logger: AppLogger) =>
+            new TickScheduler({ queue, config, logger }),
+          inject: [getQueueToken(IDLE_TICK_QUEUE), CONFIG, LOGGER],
         },
         {
-          provide: StopConfirmer,
-          useFactory: (
-            config: PodwardenConfig,
-            pending: PendingStopStore,
-            locks: IdleStateStore,
-            actions: ActionLog,
-            stops: StopService,
-            logger: AppLogger,
-          ) => new StopConfirmer({ config, pending, locks, actions, stops, logger, now: () => Date.now() }),
-          inject: [CONFIG, PendingStopStore, IdleStateStore, ActionLog, StopService, LOGGER],
-        },
-        {
-          provide: StopIntentReconciler,
-          useFactory: (
-            config: PodwardenConfig,
-            intents: BillableIntents,
-            actions: ActionLog,
-            logger: AppLogger,
-          ) => new StopIntentReconciler({ config, intents, actions, logger, now: () => Date.now() }),
-          inject: [CONFIG, BillableIntents, ActionLog, LOGGER],
-        },
-        {
-          provide: CostMetrics,
-          useFactory: (
-            metrics: PodwardenMetrics,
-            config: PodwardenConfig,
-            ledger: BudgetLedger,
-            pendingStops: PendingStopStore,
-            reaper: OrphanReaper,
-          ) =>
-            new CostMetrics(metrics, {
-              config,
-              ledger,
-              pendingStops,
-              orphans: reaper.counts,
-              now: () => Date.now(),
+          provide: SchedulerHealth,
+          useFactory: (metrics: PodwardenMetrics, state: WorkerState, scheduler: TickScheduler) =>
+            new SchedulerHealth(metrics, state, {
+              presence: () => scheduler.presence(),
+              restored: () => scheduler.restored,
             }),
-          inject: [PodwardenMetrics, CONFIG, BudgetLedger, PendingStopStore, OrphanReaper],
+          inject: [PodwardenMetrics, WorkerState, TickScheduler],
         },
         {
-          provide: IdleTickService,
-          useFactory: (
-            config: PodwardenConfig,
-            client: RunPodClient,
-            store: IdleStateStore,
-            stops: StopService,
-            keepAlives: KeepAliveStore,
-            logger: AppLogger,
-            proxyActivity: ProxyActivityStore,
-            events: PodEventPublisher,
-            publisher: StatusPublisher,
-            history: WakeHistory,
-            readyTimes: ReadyTimes,
-            readyLog: ReadyLog,
-            orphans: OrphanReaper,
-            ledger: BudgetLedger,
-            confirmations: StopConfirmer,
-            stopIntents: StopIntentReconciler,
-            costs: CostMetrics,
-          ) =>
-            new IdleTickService({
-              config,
-              client,
-              store,
-              stops,
-              keepAlives,
-              logger,
-              proxyActivity,
-              events,
-              orphans,
-              ledger,
-              listReaders: [costs, confirmations, stopIntents],
-              now: () => Date.now(),
-              status: new TickStatusEffects({
-                publisher,
-                history,
-                readyTimes,
-                readyLog,
-                logger,
-                timeoutMs: config.tuning.redisWriteTimeoutMs,
-              }),
-            }),
-          inject: [
-            CONFIG,
-            RUNPOD_CLIENT,
-            IdleStateStore,
-            StopService,
-            KeepAliveStore,
-            LOGGER,
-            ProxyActivityStore,
-            PodEventPublisher,
-            StatusPublisher,
-            WakeHistory,
-            ReadyTimes,
-            ReadyLog,
-            OrphanReaper,
-            BudgetLedger,
-            StopConfirmer,
-            StopIntentReconciler,
-            CostMetrics,
-          ],
+          provide: SetupHealth,
+          useFactory: (metrics: PodwardenMetrics, state: WorkerState, config: PodwardenConfig) =>
+            new SetupHealth(metrics, state, monitorSetup(config)),
+          inject: [PodwardenMetrics, WorkerState, CONFIG],
         },
+        ...BILLING_PROVIDERS,
         IdleTickProcessor,
         IdleTickSchedulerService,
       ],

@@ -10,14 +10,9 @@ export interface IdleTickJobResult {
 }
 
 /**
- * Consumes the idle ticks: each tick is one job taken by one worker of any
- * replica. Its worker options (concurrency 1, a lock longer than two ticks,
- * one stall re-delivery) are applied from config in `IdleMonitorModule.forRoot`.
- * The job's AbortSignal reaches every RunPod read of the tick.
- *
- * A tick is safe to run again (a re-run is recognised by its id), so on
- * shutdown the running one gets the grace period and is then handed back:
- * the worker closes without waiting further and its lock lapses.
+ * Consumes the idle ticks (one job, one worker of any replica); worker options: IdleMonitorModule.forRoot.
+ * A re-run is recognised by its id, so at shutdown the running tick gets the grace period and is then
+ * handed back (its lock lapses) rather than waited for.
  */
 @Processor(IDLE_TICK_QUEUE)
 export class IdleTickProcessor extends TrackedWorkerHost {

@@ -19,6 +19,8 @@ import { ProxyMetrics } from './metrics/proxy-metrics';
 import { ProxyController } from './proxy.controller';
 import { ProxyRequestHandler } from './proxy-request.handler';
 import { FORWARDER } from './proxy.tokens';
+import { ModelListStore } from './reads/model-list-store';
+import { ReadRequests } from './reads/read-requests';
 
 class ForwarderLifecycle implements OnApplicationShutdown {
   constructor(@Inject(FORWARDER) private readonly forwarder: Forwarder) {}
@@ -50,6 +52,8 @@ export class InferenceProxyModule {
         HeldRequests,
         ShedEstimates,
         ActivityPublisher,
+        ModelListStore,
+        ReadRequests,
         ProxyRequestHandler,
       ],
     };

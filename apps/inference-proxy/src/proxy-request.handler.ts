@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
+  classifyProxyRequest,
   decideColdRequest,
   findPod,
   isPodConfigured,
@@ -10,11 +11,12 @@ import {
   type PodwardenConfig,
 } from '@podwarden/policies';
 import { CONFIG, LOGGER, errorMessage, type AppLogger } from '@podwarden/platform';
-import { shedError, wakeFailedError, type ShedContext } from './cold/cold-answers';
+import { shedError, unavailableError, wakeFailedError, type ShedContext } from './cold/cold-answers';
 import { HeldRequests, type HoldEnding } from './cold/held-requests';
 import { PodReadiness } from './cold/pod-readiness';
 import { ProxyWakes } from './cold/proxy-wakes';
-import { FALLBACK_RETRY_AFTER_SECONDS, ShedEstimates } from './cold/shed-estimates';
+import { ShedEstimates } from './cold/shed-estimates';
+import type { Exchange } from './exchange';
 import { ActivityPublisher } from './forward/activity-publisher';
 import { Forwarder, type ForwardEnding } from './forward/forwarder';
 import { readRequestBody } from './forward/request-body';
@@ -22,26 +24,15 @@ import { ProxyMetrics } from './metrics/proxy-metrics';
 import { sendProxyError, type ProxyError } from './openai-error';
 import { checkClientToken } from './proxy-auth';
 import { FORWARDER } from './proxy.tokens';
+import { ReadRequests } from './reads/read-requests';
 
 /** In shed mode a cold request still waits this long for its wake's verdict, so a refusal is named at once. */
 export const SHED_GLANCE_MS = 1000;
 
-interface Exchange {
-  readonly pod: PodConfig;
-  readonly req: Request;
-  readonly res: Response;
-  readonly path: string;
-  readonly body: Buffer;
-  readonly arrival: number;
-  readonly signal: AbortSignal;
-  /** Set once a forward found the pod not serving and the request went the cold way again. */
-  readonly bounced?: boolean;
-}
-
 /**
- * One request through the proxy: name (404), client token (401/503, before
- * anything else happens), body, then readiness: forward to a ready pod, or
- * wake a cold one through the wake queue and hold or shed the request.
+ * One request: name (404), client token (401/503, first), body, then what it asks: no model work goes to
+ * ReadRequests (never wakes or counts); model work is forwarded to a ready pod or wakes a cold one and is
+ * held or shed.
  */
 @Injectable()
 export class ProxyRequestHandler {
@@ -55,6 +46,7 @@ export class ProxyRequestHandler {
     private readonly estimates: ShedEstimates,
     private readonly activity: ActivityPublisher,
     private readonly metrics: ProxyMetrics,
+    private readonly reads: ReadRequests,
   ) {}
 
   async handle(name: string, path: string, req: Request, res: Response): Promise<void> {
@@ -84,6 +76,8 @@ export class ProxyRequestHandler {
       if (!res.writableFinished) aborts.abort();
     });
     const exchange = { pod, req, res, path, body: read.body, arrival, signal: aborts.signal };
+    const kind = classifyProxyRequest(req.method, path);
+    if (kind !== 'model-work') return this.reads.handle(exchange, kind);
     await this.route(exchange);
   }
 
@@ -194,7 +188,7 @@ export class ProxyRequestHandler {
           this.metrics.timeToFirstByte.observe({ pod: pod.name }, (Date.now() - exchange.arrival) / 1000),
       });
     } finally {
-      await this.activity.end(pod.name, requestId);
+      await this.activity.end(pod.name, requestId, exchange.arrival);
     }
   }
 
@@ -210,14 +204,7 @@ export class ProxyRequestHandler {
   }
 
   private unavailable(pod: PodConfig, code: string, message: string): ProxyError {
-    return {
-      status: 503,
-      type: 'service_unavailable',
-      code,
-      message,
-      headers: { 'Retry-After': String(FALLBACK_RETRY_AFTER_SECONDS) },
-      extra: { pod: pod.name },
-    };
+    return unavailableError(pod.name, code, message);
   }
 
   private fail(exchange: Exchange, error: ProxyError): void {

@@ -12,9 +12,15 @@ export class ProxyController {
 
   @All(':name/v1/*path')
   async proxy(@Param('name') name: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    // The path after the name, query string included, exactly as the client sent it.
-    const raw = req.originalUrl;
-    const path = raw.slice(raw.indexOf('/v1/'));
-    await this.handler.handle(name, path, req, res);
+    await this.handler.handle(name, pathAfterName(req.originalUrl), req, res);
   }
+}
+
+/**
+ * The path after the name, query string included, as the client sent it but for
+ * the `v1` segment: the route matches it in any case, vLLM only in lower case.
+ */
+export function pathAfterName(originalUrl: string): string {
+  const rest = originalUrl.slice(originalUrl.indexOf('/', 1));
+  return `/v1${rest.slice('/v1'.length)}`;
 }

@@ -1,7 +1,16 @@
 import { CallLog } from './call-log';
 import { FaultInjector, parseFault } from './fault-injector';
 import { decodeSegment, jsonResponse, ParsedBody, problemResponse, SimResponse } from './http-io';
-import { asOneOf, asRecord, isRecord, onlyKeys, optional, readShape } from './json-reader';
+import {
+  asNumber,
+  asOneOf,
+  asRecord,
+  asString,
+  isRecord,
+  onlyKeys,
+  optional,
+  readShape,
+} from './json-reader';
 import { ForcedRuntime } from './pod-lifecycle';
 import {
   ATTACH_RUNTIMES,
@@ -13,6 +22,7 @@ import {
 } from './scenario';
 import { SimWorld } from './sim-state';
 import { podToWire } from './wire-json';
+import { LOG_SCENARIOS } from './pod-logs';
 
 /**
  * /_sim: the simulator's own control surface, for tests and demos only —
@@ -85,6 +95,20 @@ export class AdminRoutes {
         return jsonResponse(200, { ok: true });
       case 'POST /pods':
         return this.seedPod(body);
+      case 'POST /logs':
+        return this.defaultLogs(body);
+      case 'POST /billing/charges':
+        return this.addCharge(body);
+    }
+    const logsRoute = /^\/pods\/([^/]+)\/logs$/.exec(request.path);
+    if (logsRoute !== null && request.method === 'POST') {
+      const podId = decodeSegment(logsRoute[1]);
+      const pod = podId === null ? undefined : this.world.find(podId);
+      if (pod === undefined) return problemResponse(404, `no pod ${logsRoute[1]}`);
+      const read = readShape(() => readLogScenario(body));
+      if (!read.ok) return problemResponse(400, read.error);
+      this.world.setLogScenario(pod, read.value);
+      return jsonResponse(200, { id: pod.id, logScenario: pod.logScenario, behaviour: pod.behaviour });
     }
     const podRoute = /^\/pods\/([^/]+)\/(vllm|status)$/.exec(request.path);
     if (podRoute !== null && request.method === 'POST') {
@@ -150,6 +174,32 @@ export class AdminRoutes {
     return jsonResponse(201, this.faults.add(parsed.value));
   }
 
+  /** The boot-log story of every pod created from now on (a wake's new pod included). */
+  private defaultLogs(body: unknown): SimResponse {
+    const read = readShape(() => readLogScenario(body));
+    if (!read.ok) return problemResponse(400, read.error);
+    this.world.defaultLogScenario = read.value;
+    return jsonResponse(200, { logScenario: read.value });
+  }
+
+  /** A charge RunPod made that no lifecycle explains: { podId, usd, at? (ISO, default now) }. */
+  private addCharge(body: unknown): SimResponse {
+    const read = readShape(() => {
+      const record = asRecord(body, 'body');
+      onlyKeys(record, ['podId', 'usd', 'at'], 'body');
+      const at = optional(record.at, null, (v) => asString(v, 'body.at'));
+      return {
+        podId: asString(record.podId, 'body.podId'),
+        usd: asNumber(record.usd, 'body.usd', { min: 0 }),
+        at: at === null ? this.world.now() : Date.parse(at),
+      };
+    });
+    if (!read.ok) return problemResponse(400, read.error);
+    if (!Number.isFinite(read.value.at)) return problemResponse(400, 'body.at: not an ISO time');
+    this.world.extraCharges.push(read.value);
+    return jsonResponse(201, { ...read.value, at: new Date(read.value.at).toISOString() });
+  }
+
   private seedPod(body: unknown): SimResponse {
     const read = readShape(() => readPodSeed(body, 'pod'));
     if (!read.ok) return problemResponse(400, read.error);
@@ -160,4 +210,10 @@ export class AdminRoutes {
       podToWire(seeded.value, this.world.view(seeded.value), this.world.scenario.wire),
     );
   }
+}
+
+function readLogScenario(body: unknown) {
+  const record = asRecord(body, 'body');
+  onlyKeys(record, ['scenario'], 'body');
+  return asOneOf(record.scenario, 'body.scenario', LOG_SCENARIOS);
 }

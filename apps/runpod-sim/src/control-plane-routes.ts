@@ -19,6 +19,13 @@ import { isRecord } from './json-reader';
 import { SimWorld } from './sim-state';
 import { TimerRegistry } from './timer-registry';
 import { catalogToWire, podToWire } from './wire-json';
+import {
+  accountBillingRecords,
+  billingMetadata,
+  podBillingRecords,
+  readBillingQuery,
+} from './billing-history';
+import { logEvent, podLogLines } from './pod-logs';
 
 /**
  * RunPod REST v2 as podwarden uses it, under /v2: catalog, list, observe,
@@ -26,8 +33,8 @@ import { catalogToWire, podToWire } from './wire-json';
  * request is logged (never the key); faults reshape answers for tests.
  */
 type RouteMatch =
-  | { readonly route: 'catalog' | 'list' | 'create' }
-  | { readonly route: 'observe' | 'action' | 'terminate'; readonly podId: string }
+  | { readonly route: 'catalog' | 'list' | 'create' | 'billing-pods' | 'billing' }
+  | { readonly route: 'observe' | 'action' | 'terminate' | 'logs'; readonly podId: string }
   | { readonly route: 'unknown' }
   | { readonly route: 'method-not-allowed'; readonly allow: string }
   | { readonly route: 'bad-path' };
@@ -137,6 +144,12 @@ export class ControlPlaneRoutes {
         return this.action(match.podId, request.body, fault);
       case 'terminate':
         return this.terminate(match.podId);
+      case 'billing-pods':
+        return this.podBilling(request.query);
+      case 'billing':
+        return this.accountBilling(request.query);
+      case 'logs':
+        return this.logs(match.podId, request.query);
       case 'method-not-allowed':
         return problemResponse(405, `method ${request.method} not allowed on ${request.path}`, {
           allow: match.allow,
@@ -218,6 +231,68 @@ export class ControlPlaneRoutes {
     return emptyResponse(204);
   }
 
+  /** GET /billing/pods: charges per pod per bucket, visible after the billing lag; the current bucket grows. */
+  private podBilling(query: URLSearchParams): SimResponse {
+    const now = this.world.now();
+    const read = readBillingQuery(query, now);
+    if (typeof read === 'string') return problemResponse(400, read);
+    const visibleTo = now - this.world.scenario.timings.billingLagMs;
+    const bills = this.world.ledger.report(now).pods;
+    const records = podBillingRecords(bills, this.world.extraCharges, read, visibleTo);
+    return jsonResponse(200, { records, metadata: billingMetadata(read, records) });
+  }
+
+  /** GET /billing: every family per bucket; network volume storage accrues whether pods run or not. */
+  private accountBilling(query: URLSearchParams): SimResponse {
+    const now = this.world.now();
+    const read = readBillingQuery(query, now);
+    if (typeof read === 'string') return problemResponse(400, read);
+    const visibleTo = now - this.world.scenario.timings.billingLagMs;
+    const pods = podBillingRecords(
+      this.world.ledger.report(now).pods,
+      this.world.extraCharges,
+      { ...read, podId: null },
+      visibleTo,
+    );
+    const storageGb = this.world.scenario.volumes.reduce((sum, volume) => sum + volume.sizeGb, 0);
+    const records = accountBillingRecords(pods, storageGb, read, visibleTo);
+    return jsonResponse(200, { records, metadata: billingMetadata(read, records) });
+  }
+
+  /**
+   * GET /pods/{id}/logs: server-sent events, `tail` backfilled lines (default 100, at most 5000) of
+   * `source` (system, container, or both), then new lines as the pod logs them, until the client leaves.
+   */
+  private logs(podId: string, query: URLSearchParams): SimResponse {
+    const pod = this.world.find(podId);
+    if (pod === undefined) return problemResponse(404, POD_NOT_FOUND);
+    const source = query.get('source');
+    if (source !== null && source !== 'system' && source !== 'container') {
+      return problemResponse(400, 'source must be container or system');
+    }
+    const tail = Number(query.get('tail') ?? '100');
+    if (!Number.isInteger(tail) || tail < 0 || tail > 5000)
+      return problemResponse(400, 'tail must be 0-5000');
+    const of = () => podLogLines(pod, this.world.now()).filter((l) => source === null || l.source === source);
+    const backfill = tail === 0 ? [] : of().slice(-tail);
+    let sentUpTo = of().at(-1)?.ts ?? -Infinity;
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+      body: '',
+      json: undefined,
+      stream: async (sink) => {
+        for (const line of backfill) sink.write(logEvent(line));
+        // Live lines until the client leaves (bounded: ten real minutes).
+        for (let waited = 0; !sink.closed && waited < 600_000; waited += 200) {
+          await this.sleepReal(200);
+          for (const line of of().filter((l) => l.ts > sentUpTo)) sink.write(logEvent(line));
+          sentUpTo = Math.max(sentUpTo, of().at(-1)?.ts ?? sentUpTo);
+        }
+      },
+    };
+  }
+
   private sleepReal(delayMs: number): Promise<void> {
     return new Promise((resolve) => this.timers.after(delayMs, resolve));
   }
@@ -225,6 +300,14 @@ export class ControlPlaneRoutes {
 
 function matchRoute(method: string, path: string): RouteMatch {
   if (path === '/catalog/gpus') return method === 'GET' ? { route: 'catalog' } : notAllowed('GET');
+  if (path === '/billing/pods') return method === 'GET' ? { route: 'billing-pods' } : notAllowed('GET');
+  if (path === '/billing') return method === 'GET' ? { route: 'billing' } : notAllowed('GET');
+  const logsMatch = /^\/pods\/([^/]+)\/logs$/.exec(path);
+  if (logsMatch !== null) {
+    const podId = decodeSegment(logsMatch[1]);
+    if (podId === null) return { route: 'bad-path' };
+    return method === 'GET' ? { route: 'logs', podId } : notAllowed('GET');
+  }
   if (path === '/pods') {
     if (method === 'GET') return { route: 'list' };
     if (method === 'POST') return { route: 'create' };

@@ -124,6 +124,8 @@ export const DEFAULT_SCENARIO: Scenario = {
     modelLoadMs: 90_000,
     chatMs: 2_000,
     terminateMs: 0,
+    // Billing history shows a charge minutes after it accrues.
+    billingLagMs: 120_000,
   },
   wire: {
     memoryKey: 'memory',

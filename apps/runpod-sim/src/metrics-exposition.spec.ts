@@ -30,6 +30,7 @@ describe(renderVllmMetrics.name, () => {
     createdSamples: true,
     processStartWallSeconds: 1796014791.5,
     scrapesServed: 3,
+    modelListsServed: 0,
   };
 
   it('escapes label values and keeps large counters readable as numbers', () => {

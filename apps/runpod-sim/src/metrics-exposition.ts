@@ -18,6 +18,8 @@ export interface ExpositionInput {
   readonly processStartWallSeconds: number;
   /** Metrics scrapes served so far by this pod, for the instrumentator counter. */
   readonly scrapesServed: number;
+  /** Model lists served by this process, for the instrumentator counter (no vLLM family moves for them). */
+  readonly modelListsServed: number;
 }
 
 export function renderVllmMetrics(input: ExpositionInput): string {
@@ -83,6 +85,7 @@ export function renderVllmMetrics(input: ExpositionInput): string {
   );
   counter('http_requests', 'Total number of requests by method, status and handler.', [
     ['handler="/metrics",method="GET",status="2xx"', input.scrapesServed],
+    ['handler="/v1/models",method="GET",status="2xx"', input.modelListsServed],
   ]);
   return lines.join('\n') + '\n';
 }

@@ -1,5 +1,6 @@
 import { AttachRuntime, PodStatusWord, Timings, VllmBehaviour } from './scenario';
 import { VllmProcess } from './vllm-process';
+import type { LogScenario } from './pod-logs';
 
 /**
  * A pod's lifecycle as absolute simulated timestamps. Nothing ticks: the
@@ -52,6 +53,10 @@ export interface SimPod {
   behaviour: VllmBehaviour;
   /** Metrics scrapes seen while flapping, to alternate 502 and 200. */
   flapScrapes: number;
+  /** The template's image, named by the system log. */
+  readonly imageName: string;
+  /** The story the pod's boot logs tell (GET /pods/{id}/logs). */
+  logScenario: LogScenario;
 }
 
 export type RuntimeView =

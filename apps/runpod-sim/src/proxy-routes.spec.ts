@@ -212,6 +212,18 @@ describe('pod proxy: vLLM emulation', () => {
     expect((await h.proxy(podId, '/metrics', { headers: browser })).status).toBe(200);
   });
 
+  it('a model list runs no model: the gauges and work counters stay put, only the HTTP counter moves (as in vLLM)', async () => {
+    await start();
+    for (let i = 0; i < 3; i += 1) expect((await h.proxy(podId, '/v1/models')).status).toBe(200);
+    const samples = await scrape();
+    expect(sampleValue(samples, 'vllm:num_requests_running')).toBe(0);
+    expect(sampleValue(samples, 'vllm:num_requests_waiting')).toBe(0);
+    expect(sampleValue(samples, 'vllm:request_success_total', { finished_reason: 'stop' })).toBe(0);
+    expect(sampleValue(samples, 'vllm:prompt_tokens_total')).toBe(0);
+    expect(sampleValue(samples, 'vllm:generation_tokens_total')).toBe(0);
+    expect(sampleValue(samples, 'http_requests_total', { handler: '/v1/models' })).toBe(3);
+  });
+
   it('serves /health and /v1/models, and answers vLLM-style 404 JSON elsewhere', async () => {
     await start();
     expect((await h.proxy(podId, '/health')).status).toBe(200);

@@ -125,7 +125,7 @@ export class ProxyRoutes {
       case 'chat':
         return this.completion(pod, process, request, COMPLETION_PATHS[subPath]);
       case 'other':
-        return this.other(pod, request.method, subPath);
+        return this.other(pod, process, request.method, subPath);
     }
   }
 
@@ -179,6 +179,7 @@ export class ProxyRoutes {
       createdSamples: this.world.scenario.vllm.createdSamples,
       processStartWallSeconds: process.startedAtWallSeconds,
       scrapesServed: this.calls.proxyCount(pod.id, 'metrics'),
+      modelListsServed: process.modelListsServed,
     });
     return textResponse(200, 'text/plain; version=0.0.4; charset=utf-8', text);
   }
@@ -258,9 +259,11 @@ export class ProxyRoutes {
     };
   }
 
-  private other(pod: SimPod, method: string, subPath: string): SimResponse {
+  private other(pod: SimPod, process: VllmProcess, method: string, subPath: string): SimResponse {
     if (method === 'GET' && subPath === '/health') return textResponse(200, 'application/json', '');
     if (method === 'GET' && subPath === '/v1/models') {
+      // Like vLLM: the list is answered from the server's state; no request enters the engine.
+      process.listModels();
       return jsonResponse(200, {
         object: 'list',
         data: [{ id: pod.modelName, object: 'model', owned_by: 'vllm', max_model_len: 32768 }],

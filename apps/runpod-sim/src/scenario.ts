@@ -89,6 +89,8 @@ export interface Timings {
   readonly modelLoadMs: number;
   readonly chatMs: number;
   readonly terminateMs: number;
+  /** How long a charge takes to appear in the billing history (RunPod's billing lags). */
+  readonly billingLagMs: number;
 }
 
 /** Shapes the real API is known to vary in, so a client's tolerance can be exercised. */
@@ -177,6 +179,7 @@ const TIMING_KEYS = [
   'modelLoadMs',
   'chatMs',
   'terminateMs',
+  'billingLagMs',
 ] as const;
 
 /**
@@ -237,6 +240,7 @@ export function readTimings(value: unknown, base: Timings, path: string): Timing
     modelLoadMs: read('modelLoadMs'),
     chatMs: read('chatMs'),
     terminateMs: read('terminateMs'),
+    billingLagMs: read('billingLagMs'),
   };
 }
 

@@ -1,4 +1,6 @@
 import { BillingLedger } from './billing-ledger';
+import { ExtraCharge } from './billing-history';
+import { LogScenario } from './pod-logs';
 import { CreatePlan } from './create-request';
 import { JsonRecord, JsonShapeError, readShape, ShapeResult } from './json-reader';
 import { ListedEntry, orderListed } from './list-order';
@@ -36,6 +38,7 @@ interface SeedPlan {
   readonly dataCenterId: string;
   readonly templateId: string;
   readonly modelName: string;
+  readonly imageName: string;
   readonly port: number;
   readonly createdAtWall: number | null;
 }
@@ -52,6 +55,10 @@ export class SimWorld {
   private podSeq = 0;
   private processGeneration = 0;
   readonly ledger = new BillingLedger();
+  /** Charges RunPod made beyond the lifecycle (admin-seeded leaks), for the billing history. */
+  readonly extraCharges: ExtraCharge[] = [];
+  /** The boot-log story of pods created from now on (admin). */
+  defaultLogScenario: LogScenario = 'normal';
   private balanceBase: number;
   private spentAtBase = 0;
 
@@ -105,6 +112,8 @@ export class SimWorld {
     this.pods.clear();
     this.listHiddenUntil.clear();
     this.ledger.clear();
+    this.extraCharges.length = 0;
+    this.defaultLogScenario = 'normal';
     this.current = scenario;
     this.idRandom = seededRandom(scenario.seed);
     this.listRandom = seededRandom(scenario.seed + 1);
@@ -175,8 +184,11 @@ export class SimWorld {
       modelName: plan.template.modelName,
       lifecycle,
       vllm: this.newProcess(now),
-      behaviour: 'normal',
+      // A boot whose logs tell of a pull, a loop or a crash never serves.
+      behaviour: this.defaultLogScenario === 'normal' ? 'normal' : 'never-ready',
       flapScrapes: 0,
+      imageName: plan.template.imageName,
+      logScenario: this.defaultLogScenario,
     };
     this.pods.set(pod.id, pod);
     this.ledger.open(pod.id, pod.gpuId, pod.costPerHr, now);
@@ -239,6 +251,12 @@ export class SimWorld {
     else if (pod.vllm === null) pod.vllm = this.newProcess(now);
     if (isBillableStatus(status)) this.ledger.open(pod.id, pod.gpuId, pod.costPerHr, now);
     else this.ledger.close(pod.id, now);
+  }
+
+  /** A boot-log story for this pod; any but normal also keeps its model from ever serving. */
+  setLogScenario(pod: SimPod, scenario: LogScenario): void {
+    pod.logScenario = scenario;
+    if (scenario !== 'normal') this.setBehaviour(pod, 'never-ready');
   }
 
   setBehaviour(pod: SimPod, behaviour: VllmBehaviour): void {
@@ -305,6 +323,8 @@ export class SimWorld {
       vllm: null,
       behaviour: seed.behaviour,
       flapScrapes: 0,
+      imageName: plan.imageName,
+      logScenario: 'normal',
     };
     switch (seed.status) {
       case 'PROVISIONING':
@@ -394,6 +414,7 @@ function planSeed(seed: PodSeed, scenario: Scenario, path: string): SeedPlan {
     dataCenterId,
     templateId,
     modelName: template?.modelName ?? DEFAULT_MODEL,
+    imageName: template?.imageName ?? 'vllm/vllm-openai:latest',
     port: seed.port ?? template?.port ?? 8000,
     createdAtWall: seed.createdAt === null ? null : Date.parse(seed.createdAt),
   };

@@ -38,6 +38,8 @@ export class VllmProcess {
   private readonly slotsFreeAt: number[];
   private jobs: ChatJob[] = [];
   private folded = { stop: 0, length: 0, abort: 0, promptTokens: 0, generationTokens: 0 };
+  /** GET /v1/models answered: vLLM runs no model for it, only its HTTP instrumentator counts it. */
+  private modelLists = 0;
 
   constructor(
     /** Increments on every new process in the simulator, so a restart is visible in the state dump. */
@@ -75,6 +77,14 @@ export class VllmProcess {
     this.jobs.push(job);
     this.foldOldJobs(now);
     return job;
+  }
+
+  listModels(): void {
+    this.modelLists += 1;
+  }
+
+  get modelListsServed(): number {
+    return this.modelLists;
   }
 
   snapshot(now: number): VllmSnapshot {

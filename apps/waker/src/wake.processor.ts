@@ -12,16 +12,9 @@ import {
 import { WakeJobRunner } from './wake/wake-job-runner';
 
 /**
- * The consumer of the `wake` queue. Its worker options come from config
- * (WakerModule.forRoot applies them); BullMQ's AbortSignal for each job goes
- * down to every RunPod call and every wait of the wake, so a cancelled job
- * (Worker.cancelJob) stops before its next call.
- *
- * On shutdown it takes no new job and gives a running wake SHUTDOWN_GRACE_MS
- * to finish. One still running after that is handed back, not failed and not
- * cancelled: the worker closes without waiting, its lock lapses, and BullMQ
- * re-delivers the job, whose re-run starts from a fresh read of the volume.
- * Without Redis the close does not wait for it either.
+ * Consumes the `wake` queue (options from WakerModule.forRoot); each job's AbortSignal reaches every RunPod
+ * call and wait, so a cancelled job stops before its next call. At shutdown a wake still running after
+ * SHUTDOWN_GRACE_MS is handed back, not failed: its lock lapses and its re-run re-reads the volume.
  */
 @Processor(WAKE_QUEUE)
 export class WakeProcessor extends TrackedWorkerHost {

@@ -4,10 +4,8 @@ import { parseJson } from './json-reading';
 import { problemText } from './problem-details';
 
 /**
- * One log line per control-plane call: debug when RunPod answered 2xx, warn
- * with RunPod's own problem text when it refused or the call failed, so an
- * operator reading warnings sees every call that did not do what was asked.
- * The outcome is already scrubbed of the key.
+ * One line per control-plane call: debug on 2xx, warn with RunPod's problem text otherwise, so the warnings
+ * show every call that did not do what was asked. The outcome is already scrubbed of the key.
  */
 export function logControlPlaneOutcome(
   logger: RunPodLogger,

@@ -33,10 +33,8 @@ const UNDICI_TIMEOUT_CODES = new Set([
 ]);
 
 /**
- * Performs one request and reads the whole body under a byte cap. Nothing
- * throws except the caller's own cancellation: timeouts, refused connections
- * and oversized bodies come back as `failed`. Our own deadline timer backs the
- * dispatcher's timeouts so the budget holds whatever dispatcher is injected.
+ * One request, its whole body read under a byte cap. Only the caller's cancellation throws; timeouts,
+ * refusals and oversized bodies are `failed`. Our own deadline backs the dispatcher's, whatever is injected.
  */
 export async function performExchange(
   dispatcher: Dispatcher,

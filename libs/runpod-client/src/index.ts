@@ -7,3 +7,6 @@ export { parsePrometheusText, type PrometheusSample } from './prometheus-text';
 export { activityFromSamples, VLLM_LOAD_GAUGES, VLLM_WORK_COUNTERS } from './vllm-activity';
 export { buildProxyUrl } from './proxy-url';
 export { parseRetryAfterSeconds } from './retry-after';
+export { RunPodInsights, DEFAULT_LOG_BOUNDS, type BillingWindow } from './insights-client';
+export type { PodBillingRead, AccountBillingRead, AccountBillingBucket } from './billing-json';
+export type { PodLogRead, PodLogBounds } from './pod-log-stream';

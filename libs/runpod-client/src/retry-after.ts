@@ -1,10 +1,8 @@
 import { parseHttpDate } from './http-date';
 
 /**
- * Seconds to wait from a Retry-After header: delta seconds, or an HTTP date
- * measured against the response's own Date header (the server's clock, so
- * skew between us and RunPod cancels out), else against our clock. A moment
- * already past is 0; anything unparseable is null.
+ * Seconds to wait from a Retry-After: delta seconds, or an HTTP date against the response's Date (the
+ * server's clock, so skew cancels out), else ours. A moment already past is 0; unparseable is null.
  */
 export function parseRetryAfterSeconds(
   retryAfter: string | string[] | undefined,

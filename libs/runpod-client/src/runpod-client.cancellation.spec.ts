@@ -2,7 +2,8 @@ import { JSON_HEADERS, mockRunPod, pod, type MockRunPod } from './testing/mock-r
 import type { RunPodClient } from './runpod-client';
 
 const REQUEST = { name: 'n', templateId: 't', dataCenterId: 'EU-RO-1', gpuId: 'g', volumeId: 'v' };
-const RESPONSE_DELAY_MS = 200;
+// Far beyond the 10 ms abort: on a loaded machine a short delay let the answer win the race.
+const RESPONSE_DELAY_MS = 2_000;
 
 type Call = (client: RunPodClient, signal: AbortSignal) => Promise<unknown>;
 

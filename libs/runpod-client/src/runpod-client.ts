@@ -1,17 +1,7 @@
 /**
- * RunPodClient — podwarden's adapter to RunPod REST v2 (control plane under
- * RUNPOD_V2_BASE_URL, bearer auth) and to a pod's public vLLM proxy (metrics,
- * no bearer, browser-like User-Agent because Cloudflare fronts it).
- *
- * It shapes transport and JSON and decides nothing: every verdict (wake, create
- * outcome, idle) belongs to @podwarden/policies. Its rules are the ones those
- * decisions rely on:
- * - fail closed: a failed read is `unreadable`, never "not found" or "no pod";
- *   only RunPod's problem-details 404 is an affirmative absence;
- * - nothing throws except the caller's own cancellation (an AbortSignal);
- * - with no API key every call is a no-op returning the unconfigured shape;
- * - the key travels only in the Authorization header of control-plane calls and
- *   is scrubbed from anything read back (logs, details, reasons).
+ * RunPod REST v2 and a pod's vLLM proxy: transport and JSON only, deciding nothing (docs/architecture.md).
+ * Fails closed (a failed read is `unreadable`; only a problem-details 404 is absence), throws only on abort,
+ * is a no-op without a key, and sends the key only in control-plane Authorization headers, scrubbed on read.
  */
 import { Agent, type Dispatcher } from 'undici';
 import type {

@@ -8,10 +8,8 @@ function secretForms(secret: string): string[] {
 }
 
 /**
- * Removes every occurrence of the secret, raw or encoded, from a text that may
- * leave the client (a log field, a returned detail or reason). RunPod could
- * echo a bad key back in a problem detail, so everything read from a response
- * passes through here.
+ * Removes the secret, raw or encoded, from any text that may leave the client (a log field, a detail):
+ * RunPod could echo a bad key back in a problem detail, so everything read from a response passes here.
  */
 export function redactSecret(text: string, secret: string | null): string {
   if (secret === null || secret === '') {

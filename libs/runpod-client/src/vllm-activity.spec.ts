@@ -37,6 +37,22 @@ describe('activityFromSamples', () => {
     expect(activityOf(text)).toEqual({ active: 0, completed: 5 });
   });
 
+  it("ignores the HTTP instrumentator's counter, which counts model listings and scrapes as requests", () => {
+    const before = [
+      'vllm:num_requests_running{model_name="a"} 0',
+      'vllm:request_success_total{finished_reason="stop",model_name="a"} 4',
+      'http_requests_total{handler="/v1/models",method="GET",status="2xx"} 10',
+      'http_requests_total{handler="/metrics",method="GET",status="2xx"} 3',
+    ];
+    const after = [
+      ...before.slice(0, 2),
+      before[2].replace('} 10', '} 250'),
+      before[3].replace('} 3', '} 4'),
+    ];
+    expect(activityOf(before.join('\n'))).toEqual({ active: 0, completed: 4 });
+    expect(activityOf(after.join('\n'))).toEqual({ active: 0, completed: 4 });
+  });
+
   it('reports completed as null, never 0, when only the gauges are exposed', () => {
     expect(activityOf('vllm:num_requests_running 0\nvllm:num_requests_waiting 0')).toEqual({
       active: 0,

@@ -16,10 +16,8 @@ export const VLLM_WORK_COUNTERS: readonly string[] = [
 ];
 
 /**
- * One scrape reduced to activity, summed over every label series (one per
- * model, finish reason, ...). null when the exposition carries none of vLLM's
- * families: a 200 from something that is not vLLM must not read as "idle".
- * Non-finite samples are skipped so a NaN cannot poison a sum.
+ * One scrape reduced to activity, summed over every label series. null without vLLM's families: a 200
+ * from something that is not vLLM must not read as idle. Non-finite samples are skipped (no NaN sums).
  */
 export function activityFromSamples(samples: readonly PrometheusSample[]): PodActivity | null {
   let active = 0;

@@ -22,11 +22,9 @@ export interface VllmScrape {
 }
 
 /**
- * One scrape of a pod's vLLM /metrics, without the bearer. null whenever the
- * scrape did not reach vLLM: non-2xx (404 while the proxy is not routing, 502
- * while the model loads), transport failure, timeout, oversized body, or a
- * body without vLLM's families. The idle policy reads null as Unknown, never
- * as idle.
+ * One scrape of a pod's vLLM /metrics, without the bearer. null whenever it did not reach vLLM (non-2xx,
+ * transport failure, timeout, oversized body, no vLLM families): the idle policy reads that as Unknown,
+ * never as idle.
  */
 export async function scrapeVllmActivity(scrape: VllmScrape): Promise<PodActivity | null> {
   const outcome = scrape.scrub(

@@ -7,3 +7,4 @@ export * from './openapi-answers';
 export * from './recorded-events';
 export * from './test-config';
 export * from './redis-link';
+export * from './moved-clock';

@@ -25,6 +25,11 @@ export class RedisLink {
     return link;
   }
 
+  /** The link's own port, for a client that opens its connections itself (a BullMQ queue). */
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
   /** A client through the link, once ready: it fails fast while the link is cut and reconnects soon after. */
   async connect(): Promise<Redis> {
     const { port } = this.server.address() as AddressInfo;

@@ -28,7 +28,7 @@ export async function startOn(
   gatewayUrl: string,
   token: string,
   pod = 'qwen',
-): Promise<{ status: number; body: Record<string, unknown> }> {
+): Promise<{ status: number; body: Record<string, unknown>; retryAfter: string | null }> {
   const response = await fetch(`${gatewayUrl}/api/pods/${pod}/start`, {
     method: 'POST',
     headers: { 'X-Rig-Operator-Token': token },
@@ -42,5 +42,5 @@ export async function startOn(
   } catch {
     body = { text };
   }
-  return { status: response.status, body };
+  return { status: response.status, body, retryAfter: response.headers.get('retry-after') };
 }

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { AppProcess, eventually } from '../../support/app-process';
+import { AppProcess, eventually, type LogLine } from '../../support/app-process';
 import { simCalls } from '../../support/sim-admin';
 import type { Stack } from '../../support/stack';
 
@@ -39,6 +39,24 @@ export function simAnswered(stack: Stack, method: string, path: string, deadline
     deadlineMs,
     `${method} ${path} answered`,
   );
+}
+
+/**
+ * Resolves with the outcome `waker` logged when it ran `attemptId` to its end
+ * ('wake <outcome>: …'): proof that this process, a restarted waker, ran the
+ * re-delivered job through.
+ */
+export async function wakeEndedIn(
+  waker: AppProcess,
+  attemptId: string,
+  deadlineMs = 120_000,
+): Promise<string> {
+  const line: LogLine = await waker.waitForLine(
+    (l) => l.json?.attemptId === attemptId && typeof l.json?.outcome === 'string',
+    deadlineMs,
+    `the end of wake ${attemptId}`,
+  );
+  return String(line.json?.outcome);
 }
 
 /** A gateway on the stack's port again (after a kill -9), ready before it returns. */

@@ -13,10 +13,17 @@ export function registerStatus(program: Command, run: RunCommand): void {
   program
     .command('status')
     .argument('[name]', 'pod name (case-insensitive); every configured pod when omitted')
-    .description('Show a pod: status, readiness (readySince), the wake in flight and the last one')
+    .description(
+      'Show a pod: status, readiness (readySince), the wake in flight and the last one, the idle window in force (idleWindow) and the next pre-wake (nextPrewakeAt)',
+    )
     .addHelpText(
       'after',
-      examples('podwarden status', 'podwarden status qwen', "podwarden status qwen | jq -r '.readySince'"),
+      examples(
+        'podwarden status',
+        'podwarden status qwen',
+        "podwarden status qwen | jq -r '.readySince'",
+        "podwarden status qwen | jq '{idleWindow, nextPrewakeAt}'",
+      ),
     )
     .action((name: string | undefined, _options: unknown, command: Command) =>
       run(command, (context) => showStatus(context, name)),

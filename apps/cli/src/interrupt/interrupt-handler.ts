@@ -5,10 +5,8 @@ export interface SignalSource {
 }
 
 /**
- * Ctrl-C during a wait: the first one aborts `signal`, so the command stops
- * waiting and reports what it knows; the second one runs `onSecond` at once,
- * whatever the first is still doing. The listener stays registered after the
- * first delivery, so the second is never swallowed. SIGTERM counts the same.
+ * Ctrl-C (or SIGTERM) during a wait: the first aborts `signal` and the command reports what it knows; the
+ * second runs `onSecond` at once. The listener stays registered, so the second is never swallowed.
  */
 export class InterruptHandler {
   private readonly controller = new AbortController();

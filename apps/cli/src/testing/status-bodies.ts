@@ -1,4 +1,4 @@
-/** Builders of gateway answers for the CLI's unit specs (the shapes of CONTRACT.md "GET response"). */
+/** Builders of gateway answers for the CLI's unit specs (the shapes of docs/contract.md "GET response"). */
 
 export const T0 = Date.parse('2026-12-01T10:00:00.000Z');
 
@@ -23,6 +23,8 @@ export function statusBody(patch: Record<string, unknown> = {}): Record<string, 
     idleStopAt: null,
     runtimeCapAt: null,
     keepAliveUntil: null,
+    idleWindow: { minutes: 15, policy: 'fixed', basis: 'fixed window of 15 min' },
+    nextPrewakeAt: null,
     ...patch,
   };
 }

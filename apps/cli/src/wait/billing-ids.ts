@@ -27,10 +27,8 @@ export function interruptedTwice(tracker: WaitTracker): CliError {
 }
 
 /**
- * When an error ends a start before the wake's pod is known (the start was
- * still unanswered, the wake still in flight, or it failed), one bounded
- * status read names what may be billing: the wake's pod from its record, or
- * else the pod the gateway shows on the volume. `signal` cuts the read short.
+ * When an error ends a start before the wake's pod is known, one bounded status read names what may be
+ * billing: the wake's pod from its record, else the pod on the volume. `signal` cuts the read short.
  */
 export async function nameWhatMayBeBilling(
   context: CommandContext,

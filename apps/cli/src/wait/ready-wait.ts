@@ -32,11 +32,9 @@ function throwIfInterrupted(signal: AbortSignal): void {
 }
 
 /**
- * Reads the pod's status until the model is ready on the wake's pod. Only a
- * definite answer ends it early (401/403, an unknown pod twice, the wake
- * Failed or Refused, its pod stopped or gone); network errors, 5xx and
- * unreadable answers never do. A read that succeeds at the deadline is a
- * success. Nothing is stopped when it ends.
+ * Reads the status until the model is ready on the wake's pod. Only a definite answer ends it early (401,
+ * 403, unknown pod twice, wake Failed or Refused, its pod gone); errors and unreadable answers never do.
+ * A read that succeeds at the deadline is a success; nothing is stopped when it ends.
  */
 export async function waitUntilReady(
   deps: ReadyWaitDeps,

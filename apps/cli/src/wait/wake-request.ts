@@ -28,10 +28,8 @@ function deadlineSignal(clock: Clock, deadline: number): { signal: AbortSignal; 
 }
 
 /**
- * Asks the gateway to wake the pod, again after a transient failure until the
- * deadline: repeating is safe, because a start joins the wake in flight (same
- * attemptId) and a pod already up answers AlreadyRunning. A definite refusal
- * (401, 404, a Failed or Refused wake) ends it with its ids.
+ * Asks for the wake, again after a transient failure until the deadline: safe, since a start joins the
+ * wake in flight (same attemptId) and a pod up answers AlreadyRunning. A definite refusal ends it.
  */
 export async function requestWake(
   deps: WakeRequestDeps,

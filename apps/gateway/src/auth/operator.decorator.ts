@@ -10,10 +10,8 @@ export const OPERATOR_TOKEN_SECURITY = 'operator-token';
 const GATE_CLOSED = 'the gate is on but RIG_OPERATOR_TOKEN is not set';
 
 /**
- * Puts a route behind the operator gate, once: the guard and the tokens it
- * accepts (`operator-or-wake` also admits RIG_WAKE_TOKEN), the security
- * scheme and the 401/503 answers in the OpenAPI document. `unavailable`
- * names the route's other reasons for a 503.
+ * Puts a route behind the operator gate once: guard and accepted tokens (`operator-or-wake` also admits
+ * RIG_WAKE_TOKEN), security scheme and 401/503 in OpenAPI; `unavailable` names other reasons for a 503.
  */
 export function Operator(accepts: AcceptedTokens = 'operator', unavailable?: string): MethodDecorator {
   return applyDecorators(

@@ -13,10 +13,8 @@ export interface SessionTiming {
 }
 
 /**
- * One client's event stream. Live events that arrive while the replay is
- * being read are held and sent after it, and every event is sent at most once
- * and in id order: a reconnect with Last-Event-ID misses nothing retained and
- * repeats nothing.
+ * One client's event stream: live events arriving during the replay are held and sent after it, each at
+ * most once in id order, so a reconnect with Last-Event-ID misses nothing retained and repeats nothing.
  */
 export class EventStreamSession {
   private held: PodEvent[] | null = [];

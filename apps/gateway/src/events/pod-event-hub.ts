@@ -24,10 +24,8 @@ const BLOCK_MS = 5_000;
 const RETRY_MS = 1_000;
 
 /**
- * This gateway's one reader of the pods' event streams: a dedicated Redis
- * connection (XREAD BLOCK holds it) started on the first subscriber, fanning
- * out in memory to every open event stream. Each replica has its own, so any
- * number of gateways serve the same events.
+ * This gateway's one reader of the event streams: a dedicated connection (XREAD BLOCK holds it) from the
+ * first subscriber, fanned out in memory to every open stream; each replica has its own.
  */
 @Injectable()
 export class PodEventHub implements BeforeApplicationShutdown {

@@ -1,4 +1,11 @@
-import { ActionLog, ReadyLog, WakeHistory, type ActionRecord } from '@podwarden/platform';
+import {
+  ActionLog,
+  BillingStore,
+  DiagnosisStore,
+  ReadyLog,
+  WakeHistory,
+  type ActionRecord,
+} from '@podwarden/platform';
 import { startGateway, type GatewayHarness } from '../testing/gateway-harness';
 
 function action(minute: number, overrides: Partial<ActionRecord> = {}): ActionRecord {
@@ -127,6 +134,25 @@ describe('GET /api/pods/{name}/history', () => {
         gpuId: 'NVIDIA L4',
         pricePerHour: 0.6,
       });
+      // RunPod's bill for the run (reconciled an hour later) and its boot diagnosis, kept with it.
+      await runs.app.get(BillingStore).save(
+        {
+          asOf: '2026-10-02T11:00:00.000Z',
+          day: '2026-10-02',
+          providerTodayUsd: 0.031,
+          storageUsdPerDay: null,
+          lagMs: 600_000,
+        },
+        new Map([['qwen', [{ podId: 'p7', startMs: Date.parse('2026-10-02T10:00:00Z'), usd: 0.031 }]]]),
+        31_000,
+      );
+      await runs.app.get(DiagnosisStore).record('qwen', {
+        podId: 'p7',
+        at: '2026-10-02T10:01:30.000Z',
+        kind: 'cold-pull',
+        evidence: ['Downloading layer 3/40'],
+        summary: 'the image is still being pulled',
+      });
       const answer = await runs.request('GET', '/api/pods/qwen/history');
       expect(answer.body.runs).toEqual([
         {
@@ -141,6 +167,12 @@ describe('GET /api/pods/{name}/history', () => {
           usableSeconds: 120,
           stopTrigger: 'idle',
           estimatedCostUsd: 0.03,
+          billedUsd: 0.031,
+          diagnosis: {
+            kind: 'cold-pull',
+            at: '2026-10-02T10:01:30.000Z',
+            summary: 'the image is still being pulled',
+          },
         },
       ]);
     } finally {

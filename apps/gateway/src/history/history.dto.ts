@@ -4,7 +4,7 @@ import type { ActionRecord, WakeAttemptView } from '@podwarden/platform';
 import { PodPlacementDto } from '../status/pod-placement.dto';
 import { RunDto } from './run.dto';
 
-/** One billable action as /history serves it (CONTRACT.md "History actions[] item"). */
+/** One billable action as /history serves it (docs/contract.md "History actions[] item"). */
 export class ActionDto extends PodPlacementDto {
   @ApiProperty({ format: 'date-time' })
   readonly at!: string;

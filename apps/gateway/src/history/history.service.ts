@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { podRuns, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
+import { BilledRuns } from './billed-runs';
 import {
   ActionLog,
   BillableIntents,
@@ -34,6 +35,7 @@ export class HistoryService {
     private readonly wakes: WakeHistory,
     private readonly intents: BillableIntents,
     private readonly readyLog: ReadyLog,
+    private readonly billed: BilledRuns,
   ) {}
 
   async read(pod: PodConfig, limit: number): Promise<HistoryDto> {
@@ -54,7 +56,7 @@ export class HistoryService {
         actions: actions.slice(0, limit).map(actionView),
         wakes: wakes.slice(0, limit),
         inDoubt: open.map(inDoubtView),
-        runs: podRuns({ actions, wakes, ready }, Date.now(), limit),
+        runs: await this.billed.annotate(pod, podRuns({ actions, wakes, ready }, Date.now(), limit)),
       };
     } catch (error) {
       this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'history unreadable');

@@ -1,6 +1,18 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { PodRun } from '@podwarden/policies';
 
+/** A run's boot diagnosis, short: the full evidence is at GET …/diagnosis (operator token). */
+export class RunDiagnosisDto {
+  @ApiProperty({ enum: ['cold-pull', 'restart-loop', 'control-plane-lag', 'application-failure', 'unknown'] })
+  readonly kind!: string;
+
+  @ApiProperty({ type: String, format: 'date-time' })
+  readonly at!: string;
+
+  @ApiProperty()
+  readonly summary!: string;
+}
+
 /** A duration in seconds (to a tenth); null when an end of it is unknown. */
 const SECONDS = { type: Number, nullable: true } as const;
 
@@ -71,4 +83,19 @@ export class RunDto implements PodRun {
     description: "an estimate: pricePerHour × uptimeSeconds, in USD; never RunPod's bill (storage, rounding)",
   })
   readonly estimatedCostUsd!: number | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "provider-attributed: what RunPod billed for this run (its pod's hourly buckets, shared among the pod's runs by overlap); null until RunPod has reported past the stop (BILLING_LAG_MINUTES) or while running",
+  })
+  readonly billedUsd!: number | null;
+
+  @ApiProperty({
+    type: RunDiagnosisDto,
+    nullable: true,
+    description: "the newest boot diagnosis of this run's pod made while it was up; null when none",
+  })
+  readonly diagnosis!: RunDiagnosisDto | null;
 }

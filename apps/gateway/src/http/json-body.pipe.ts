@@ -7,10 +7,8 @@ export const MAX_BODY_DEPTH = 16;
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * Runs before the ValidationPipe on every request body: a body nested past
- * MAX_BODY_DEPTH or carrying a prototype key is a 400 problem, in the same
- * shape as a validation problem, before anything recursive touches it.
- * The walk is iterative, so no input can exhaust the stack here.
+ * Before the ValidationPipe: a body nested past MAX_BODY_DEPTH or carrying a prototype key is a 400
+ * problem before anything recursive touches it. The walk is iterative, so no input exhausts the stack.
  */
 @Injectable()
 export class JsonBodyPipe implements PipeTransform {

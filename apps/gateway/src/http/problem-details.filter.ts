@@ -12,10 +12,8 @@ import type { PodRequest } from '../pods/pod-request';
 import { PROBLEM_CONTENT_TYPE, ProblemException, type ProblemBody } from './problem';
 
 /**
- * Every error leaves as application/problem+json, except a failed health
- * check, which keeps terminus's body. Deliberate problems keep their body;
- * Nest's own HttpExceptions (unknown route, body parse error) are reshaped;
- * anything unexpected is a bare 500 whose details stay in the log.
+ * Every error leaves as application/problem+json, but a failed health check keeps terminus's body.
+ * Nest's own HttpExceptions are reshaped; anything unexpected is a bare 500, its details in the log.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -30,6 +28,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       return;
     }
     const body = aboutThePod(this.toProblem(exception), host.switchToHttp().getRequest<PodRequest>());
+    if (exception instanceof ProblemException && exception.retryAfterSeconds !== null) {
+      response.setHeader('Retry-After', String(exception.retryAfterSeconds));
+    }
     response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(body));
   }
 

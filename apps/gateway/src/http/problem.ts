@@ -13,9 +13,15 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 const PROBLEM_TYPE_BASE = 'urn:podwarden:problem:';
 
-/** An error a route raises on purpose; the exception filter renders its body as is. */
+/**
+ * An error a route raises on purpose; the exception filter renders its body
+ * as is, with `Retry-After` when the caller should simply try again.
+ */
 export class ProblemException extends HttpException {
-  constructor(readonly problem: ProblemBody) {
+  constructor(
+    readonly problem: ProblemBody,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
     super(problem, problem.status);
   }
 }

@@ -5,11 +5,9 @@ import { problem, type ProblemException } from './problem';
 const UNKNOWN_PROPERTY = 'whitelistValidation';
 
 /**
- * The global ValidationPipe's errors as the project's 400 problem: titled
- * after the first bad field ("Bad minutes", "Bad limit"), its detail the
- * rule that field broke, and every violation listed by field and rule.
- * A declared field's rule says more than "property x should not exist", so
- * those come first.
+ * The ValidationPipe's errors as our 400 problem: titled after the first bad field ("Bad minutes"), its
+ * detail that field's rule, every violation listed. Declared fields' rules come first: they say more than
+ * "property x should not exist".
  */
 export function validationProblem(errors: ValidationError[]): ProblemException {
   const violations = errors

@@ -14,11 +14,9 @@ import { problem } from '../http/problem';
 import type { KeepAliveResponseDto } from './keep-alive-response.dto';
 
 /**
- * Sets or clears a pod's keep-alive. It holds off the idle stop only; the
- * idle monitor reads it on every tick, so nothing else is told. A write Redis
- * does not take is a 503: the caller must not believe the pod is held up.
- * Each change is recorded in the action log with who asked: a keep-alive
- * keeps a pod billing, so it is accounted for like a start.
+ * Sets or clears a keep-alive, which holds off the idle stop only (read every tick). A write Redis does not
+ * take is a 503, so no caller believes a pod held that is not. Each change is in the action log with who
+ * asked: it keeps a pod billing, like a start.
  */
 @Injectable()
 export class KeepAliveService {

@@ -12,11 +12,9 @@ import { problem } from '../http/problem';
 import type { PodRequest } from './pod-request';
 
 /**
- * Resolves the route's {name} to the configured pod (case-insensitive), or
- * answers 404 before anything else is touched. An interceptor because of
- * where it runs: after every guard (a missing token is 401 first, so an
- * unauthenticated caller learns nothing) and before the pipes (an unknown
- * pod is 404 even when its body is also invalid).
+ * Resolves {name} to the configured pod (case-insensitive) or answers 404. An interceptor for where it
+ * runs: after every guard (401 first, so an unauthenticated caller learns nothing) and before the pipes
+ * (an unknown pod is 404 even with an invalid body).
  */
 @Injectable()
 export class KnownPodInterceptor implements NestInterceptor {

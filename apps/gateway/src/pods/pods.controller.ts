@@ -14,6 +14,7 @@ import { KeepAliveResponseDto } from '../keep-alive/keep-alive-response.dto';
 import { KeepAliveService } from '../keep-alive/keep-alive.service';
 import { PodListDto, PodStatusDto } from '../status/pod-status.dto';
 import { PodStatusService } from '../status/pod-status.service';
+import { ManualStopUsage } from '../stop/manual-stop-usage';
 import { stopAnswer } from '../stop/stop-answer';
 import { StopResponseDto } from '../stop/stop-response.dto';
 import { OPERATOR_REQUESTER, requestedBy } from '../wake/requested-by';
@@ -31,6 +32,7 @@ export class PodsController {
     private readonly stops: StopService,
     private readonly history: HistoryService,
     private readonly keepAlives: KeepAliveService,
+    private readonly manualStops: ManualStopUsage,
   ) {}
 
   @Get()
@@ -103,6 +105,8 @@ export class PodsController {
   @ApiOkResponse({ description: 'ok is the conjunction of the per-pod results', type: StopResponseDto })
   async stop(@ConfiguredPod() pod: PodConfig): Promise<StopResponseDto> {
     const stopped = await this.status.changing(pod, () => this.stops.stopVolume(pod, 'manual'));
+    // Not awaited: the usage record is evidence for the idle policy, never a condition of the stop.
+    void this.manualStops.record(pod, stopped);
     const answer = stopAnswer(pod.name, stopped);
     if (answer.kind === 'problem') throw answer.error;
     return answer.body;

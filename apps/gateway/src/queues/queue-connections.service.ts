@@ -13,10 +13,9 @@ import {
 import { releaseConnection } from './release-connection';
 
 /**
- * The gateway's queues through a Redis outage. A connection error is logged,
- * never thrown: an 'error' event nobody listens to would crash the process,
- * while the outage should surface per request as a 503. And SIGTERM during
- * an outage still ends: each connection is released before BullMQ closes it.
+ * The gateway's queues through a Redis outage: a connection error is logged, never thrown (unheard, it
+ * would crash the process; the outage is a 503 per request), and each connection is released before
+ * BullMQ closes it, so SIGTERM still ends.
  */
 @Injectable()
 export class QueueConnectionsService implements OnModuleInit, BeforeApplicationShutdown {

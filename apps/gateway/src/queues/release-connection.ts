@@ -3,12 +3,9 @@ import type Redis from 'ioredis';
 import { withinTimeout } from '@podwarden/platform';
 
 /**
- * Lets one BullMQ connection go at shutdown without waiting for Redis. A
- * client that lost Redis sits in `reconnecting` with its unsent commands
- * queued, and BullMQ's QUIT would queue behind them until Redis came back;
- * its forced disconnect is no better, since it cancels the pending reconnect
- * without ever ending the client. So the client stops reconnecting, and its
- * next (failing) attempt ends it, rejecting what was queued. Bounded by `waitMs`.
+ * Lets a BullMQ connection go at shutdown without waiting for Redis: QUIT would queue behind the commands
+ * of a client stuck reconnecting, and a forced disconnect never ends it. So reconnecting stops and the
+ * next failing attempt ends the client, rejecting what was queued; bounded by `waitMs`.
  */
 export async function releaseConnection(client: Promise<unknown>, waitMs: number): Promise<void> {
   // A connection that never came up has no client to hand out; BullMQ drops that one itself.

@@ -1,8 +1,10 @@
 import {
   idleSettings,
   idleStopAt,
+  nextPrewake,
   proxyUrlFor,
   rankPods,
+  reasonWithDiagnosis,
   runtimeCapAt,
   type IdleState,
   type LookupWord,
@@ -10,11 +12,20 @@ import {
   type PodObservation,
   type PodwardenConfig,
 } from '@podwarden/policies';
-import type { LedgerFigures, VolumeReading, WakeCompletedRecord, WakeProgress } from '@podwarden/platform';
+import type {
+  BillingSnapshot,
+  LedgerFigures,
+  RhythmSnapshot,
+  StoredDiagnosis,
+  VolumeReading,
+  WakeCompletedRecord,
+  WakeProgress,
+} from '@podwarden/platform';
 import { spendTodayView } from './spend-today-view';
 import type { LastWakeDto } from './last-wake.dto';
 import type { PodStatusDto, StatusWord } from './pod-status.dto';
 import type { ShownVolume } from './volume-snapshots';
+import type { IdleWindowDto } from './idle-window.dto';
 
 /** What Redis said for one GET; null fields when Redis could not be read. */
 export interface RecordsReading {
@@ -27,6 +38,37 @@ export interface RecordsReading {
   readonly spend?: LedgerFigures | null;
   /** The followed stops' verdict (stopConfirmedOf); null when none or unreadable. Optional for older callers. */
   readonly stopConfirmed?: boolean | null;
+  /** RunPod's billing as last reconciled; null when never read or unreadable. */
+  readonly billing?: BillingSnapshot | null;
+  /** The pod's newest boot diagnosis; null when none or unreadable. */
+  readonly diagnosis?: StoredDiagnosis | null;
+  /** What the idle monitor learned and applies (adaptive pods); null when none yet or unreadable. */
+  readonly rhythm?: RhythmSnapshot | null;
+}
+
+/** The window in force: a fixed pod's own; an adaptive pod's as the idle monitor last applied it. */
+export function idleWindowView(pod: PodConfig, rhythm: RhythmSnapshot | null): IdleWindowDto {
+  if (pod.idlePolicy !== 'adaptive') {
+    return { minutes: pod.idleMinutes, policy: 'fixed', basis: `fixed window of ${pod.idleMinutes} min` };
+  }
+  return (
+    rhythm?.inForce ?? {
+      minutes: pod.idleMinutes,
+      policy: 'adaptive',
+      basis: `fixed window of ${pod.idleMinutes} min until the idle monitor has learned this pod's rhythm`,
+    }
+  );
+}
+
+/** The next planned pre-wake after `now`, from the slots learned (so it never shows one already past). */
+export function nextPrewakeView(
+  config: PodwardenConfig,
+  pod: PodConfig,
+  rhythm: RhythmSnapshot | null,
+  now: number,
+): string | null {
+  if (pod.idlePolicy !== 'adaptive' || !config.rhythm.prewake || rhythm === null) return null;
+  return isoOrNull(nextPrewake(rhythm.rhythm.prewakes, now)?.at ?? null);
 }
 
 const LOOKUP_WORDS: Readonly<Record<VolumeReading['kind'], LookupWord>> = {
@@ -45,7 +87,10 @@ function isoOrNull(epochMs: number | null): string | null {
   return epochMs === null ? null : new Date(epochMs).toISOString();
 }
 
-export function lastWakeView(record: WakeCompletedRecord | null): LastWakeDto | null {
+export function lastWakeView(
+  record: WakeCompletedRecord | null,
+  diagnosis: StoredDiagnosis | null = null,
+): LastWakeDto | null {
   if (record === null) return null;
   return {
     attemptId: record.attemptId,
@@ -53,7 +98,7 @@ export function lastWakeView(record: WakeCompletedRecord | null): LastWakeDto | 
     completedAt: record.completedAt,
     outcome: record.outcome,
     wakeOutcome: record.wakeOutcome,
-    reason: record.reason,
+    reason: reasonWithDiagnosis(record.reason, record, diagnosis),
     podId: record.podId,
     gpuId: record.gpuId,
     pricePerHour: record.pricePerHour,
@@ -76,8 +121,9 @@ export function podStatusBody(
   const ranked = rankPods(pods);
   const observation = ranked?.observation;
   const podId = ranked?.podId ?? null;
+  const window = idleWindowView(pod, records.rhythm ?? null);
   const settings = idleSettings({
-    idleMinutes: pod.idleMinutes,
+    idleMinutes: window.minutes,
     checkSeconds: config.checkSeconds,
     bootGraceMinutes: pod.bootGraceMinutes,
     maxRuntimeMinutes: pod.maxRuntimeMinutes,
@@ -95,12 +141,19 @@ export function podStatusBody(
     lookup: LOOKUP_WORDS[volume.kind],
     readySince: isoOrNull(idle?.readySince ?? null),
     wake: records.wake,
-    lastWake: lastWakeView(records.lastWake),
+    lastWake: lastWakeView(records.lastWake, records.diagnosis ?? null),
     idleStopAt: idle === null ? null : isoOrNull(idleStopAt(idle, settings)),
     runtimeCapAt: idle === null ? null : isoOrNull(runtimeCapAt(idle, settings)),
     keepAliveUntil: isoOrNull(records.keepAlive),
     observedAt: isoOrNull(shown.observedAt),
-    spendToday: spendTodayView(records.spend ?? null, config.dailyBudgetUsd, Date.now()),
+    spendToday: spendTodayView(
+      records.spend ?? null,
+      config.dailyBudgetUsd,
+      Date.now(),
+      records.billing ?? null,
+    ),
     stopConfirmed: records.stopConfirmed ?? null,
+    idleWindow: window,
+    nextPrewakeAt: nextPrewakeView(config, pod, records.rhythm ?? null, Date.now()),
   };
 }

@@ -3,6 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { POD_STATUSES, type LookupWord, type PodStatus } from '@podwarden/policies';
 import { LastWakeDto } from './last-wake.dto';
 import { WakeProgressDto } from './wake-progress.dto';
+import { IdleWindowDto } from './idle-window.dto';
 
 /** v2 status upper-cased, or UNKNOWN whenever no pod could be read (lookup says why). */
 export type StatusWord = Uppercase<PodStatus>;
@@ -10,7 +11,7 @@ export type StatusWord = Uppercase<PodStatus>;
 const STATUS_WORDS = POD_STATUSES.map((status) => status.toUpperCase() as StatusWord);
 const LOOKUP_WORDS: readonly LookupWord[] = ['FOUND', 'NOT_FOUND', 'UNREADABLE', 'UNCONFIGURED'];
 
-/** GET /api/pods/{name} (CONTRACT.md "GET response"). */
+/** GET /api/pods/{name} (docs/contract.md "GET response"). */
 export class PodStatusDto {
   @ApiProperty()
   readonly name!: string;
@@ -99,6 +100,22 @@ export class PodStatusDto {
       'the latest accepted stop: false until the idle monitor sees every stopped pod EXITED, TERMINATED or gone (it re-stops one still up after STOP_CONFIRM_TICKS ticks), then true; null when no stop is followed (none yet, the pod was started again since, or Redis unreadable)',
   })
   readonly stopConfirmed!: boolean | null;
+
+  @ApiProperty({
+    type: () => IdleWindowDto,
+    description:
+      "the idle window in force: the fixed IDLE_MINUTES, or with IDLE_POLICY=adaptive the window learned from the pod's usage (the fixed one until enough idle gaps were seen)",
+  })
+  readonly idleWindow!: IdleWindowDto;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description:
+      'when the idle monitor next pre-wakes the pod for a recurring session; null when none is planned',
+  })
+  readonly nextPrewakeAt!: string | null;
 }
 
 /** GET /api/pods: every configured pod's GET summary, in config order. */

@@ -12,10 +12,13 @@ import {
   CONFIG,
   IdleStateStore,
   BudgetLedger,
+  BillingStore,
+  DiagnosisStore,
   KeepAliveStore,
   LOGGER,
   PendingStopStore,
   ReadyTimes,
+  RhythmStore,
   StatusPublisher,
   WakeHistory,
   WakeProgressStore,
@@ -29,11 +32,9 @@ import { podStatusBody, type RecordsReading } from './pod-status-view';
 import { VolumeSnapshots, type ShownVolume } from './volume-snapshots';
 
 /**
- * GET /api/pods/{name}: the volume from the shared snapshot (see VolumeSnapshots), the records
- * from their own Redis keys, both read at once; concurrent GETs of a pod in this process share
- * one such read. It answers 200 whatever happens below it: a RunPod blip is lookup UNREADABLE, a
- * Redis blip leaves the Redis-backed fields null. Callers poll this while a wake runs, so it must
- * never turn a blip into an error.
+ * GET /api/pods/{name}: records from their Redis keys, the volume from VolumeSnapshots. Always 200: a
+ * RunPod blip is lookup UNREADABLE, a Redis blip leaves Redis-backed fields null, because callers poll
+ * this while a wake runs and a blip must not become an error.
  */
 @Injectable()
 export class PodStatusService {
@@ -51,6 +52,9 @@ export class PodStatusService {
     private readonly readyTimes: ReadyTimes,
     private readonly ledger: BudgetLedger,
     private readonly pendingStops: PendingStopStore,
+    private readonly billing: BillingStore,
+    private readonly diagnoses: DiagnosisStore,
+    private readonly rhythms: RhythmStore,
   ) {}
 
   read(pod: PodConfig): Promise<PodStatusDto> {
@@ -78,7 +82,10 @@ export class PodStatusService {
   }
 
   private async readNow(pod: PodConfig): Promise<PodStatusDto> {
-    const [shown, records] = await Promise.all([this.snapshots.current(pod), this.readRecords(pod)]);
+    // Records first: a wake drops the snapshot before its Completed record shows, so a snapshot read
+    // after that record is never older than what the wake saw last.
+    const records = await this.readRecords(pod);
+    const shown = await this.snapshots.current(pod);
     const body = podStatusBody(this.config, pod, shown, records);
     const readyAt = await this.expectedReadyAt(pod, shown, records);
     return { ...body, expectedReadyAt: readyAt === null ? null : new Date(readyAt).toISOString() };
@@ -122,21 +129,27 @@ export class PodStatusService {
   }
 
   private async readRecords(pod: PodConfig): Promise<RecordsReading> {
-    const [idle, wake, lastWake, keepAlive, spend, stopConfirmed] = await Promise.all([
-      this.readQuietly(
-        pod,
-        'idle state',
-        async (): Promise<IdleState> => (await this.idleStates.load(pod.name)).state,
-      ),
-      this.readQuietly(pod, 'wake progress', () => this.progress.get(pod.name)),
-      this.readQuietly(pod, 'last wake', () => this.history.last(pod.name)),
-      this.readQuietly(pod, 'keep-alive', () => this.keepAlives.get(pod.name)),
-      this.readQuietly(pod, 'budget ledger', () => this.ledger.figures(Date.now())),
-      this.readQuietly(pod, 'pending stops', async () =>
-        stopConfirmedOf(await this.pendingStops.all(pod.name)),
-      ),
-    ]);
-    return { idle, wake, lastWake, keepAlive, spend, stopConfirmed };
+    const [idle, wake, lastWake, keepAlive, spend, stopConfirmed, billing, diagnosis, rhythm] =
+      await Promise.all([
+        this.readQuietly(
+          pod,
+          'idle state',
+          async (): Promise<IdleState> => (await this.idleStates.load(pod.name)).state,
+        ),
+        this.readQuietly(pod, 'wake progress', () => this.progress.get(pod.name)),
+        this.readQuietly(pod, 'last wake', () => this.history.last(pod.name)),
+        this.readQuietly(pod, 'keep-alive', () => this.keepAlives.get(pod.name)),
+        this.readQuietly(pod, 'budget ledger', () => this.ledger.figures(Date.now())),
+        this.readQuietly(pod, 'pending stops', async () =>
+          stopConfirmedOf(await this.pendingStops.all(pod.name)),
+        ),
+        this.readQuietly(pod, 'provider billing', () => this.billing.snapshot()),
+        this.readQuietly(pod, 'boot diagnosis', () => this.diagnoses.latest(pod.name)),
+        pod.idlePolicy === 'adaptive'
+          ? this.readQuietly(pod, 'idle rhythm', () => this.rhythms.snapshot(pod.name))
+          : Promise.resolve(null),
+      ]);
+    return { idle, wake, lastWake, keepAlive, spend, stopConfirmed, billing, diagnosis, rhythm };
   }
 
   private async readQuietly<T>(

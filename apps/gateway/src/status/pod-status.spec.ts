@@ -67,8 +67,14 @@ describe('GET /api/pods/{name}', () => {
         accruingUsd: 0,
         reservedUsd: 0,
         budgetUsd: null,
+        providerUsd: null,
+        providerAsOf: null,
+        providerBasis: expect.stringMatching(/^provider-attributed/),
+        storageUsdPerDay: null,
       },
       stopConfirmed: null,
+      idleWindow: { minutes: 15, policy: 'fixed', basis: 'fixed window of 15 min' },
+      nextPrewakeAt: null,
     });
   });
 

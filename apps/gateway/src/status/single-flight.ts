@@ -4,11 +4,9 @@ interface Flight<T> {
 }
 
 /**
- * Reads of one key that overlap share a single promise, so concurrent GETs of
- * one pod in this process cost Redis one snapshot read. Nothing is kept once
- * the read settles, and nothing waits: a read starts as soon as it is asked for.
- * `invalidate` starts a new generation: a read that may predate a start or
- * stop is never handed to a later caller.
+ * Overlapping reads of one key share one promise, so concurrent GETs of a pod cost one Redis read; nothing
+ * is kept once it settles. `invalidate` starts a new generation: a read that may predate a start or stop
+ * is never handed to a later caller.
  */
 export class SingleFlight<T> {
   private readonly flights = new Map<string, Flight<T>>();

@@ -25,4 +25,34 @@ export class SpendTodayDto {
 
   @ApiProperty({ type: Number, nullable: true, description: 'DAILY_BUDGET_USD; null when no budget is set' })
   readonly budgetUsd!: number | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "RunPod's own billing today (UTC) for the pods podwarden knows and every pod on a configured volume, as of providerAsOf (provider-attributed; lags); null before the day's first readable reconcile",
+  })
+  readonly providerUsd!: number | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "when RunPod's billing behind providerUsd was read",
+  })
+  readonly providerAsOf!: string | null;
+
+  @ApiProperty({ description: 'how providerUsd is measured' })
+  readonly providerBasis!: string;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "network volume storage per day from RunPod's aggregate billing (the last whole day; account-wide); it bills while every pod is stopped",
+  })
+  readonly storageUsdPerDay!: number | null;
 }
+
+export const PROVIDER_BASIS =
+  "provider-attributed: RunPod's hourly billing records of our pods and of every pod on a configured volume";

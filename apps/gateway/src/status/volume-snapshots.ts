@@ -34,10 +34,9 @@ export interface ShownVolume {
 const WAIT_POLL_MS = 10;
 
 /**
- * The volume part of GET, from the shared snapshot in Redis: fresh ⇒ served; stale ⇒ served while
- * the one reader that takes the refresh lock (across every gateway) reads RunPod in the background;
- * missing or too old ⇒ wait for that reader's snapshot, or be it. Redis unreadable ⇒ this gateway
- * reads RunPod itself: no sharing, but never "no pod" for a Redis blip.
+ * GET's volume, from the shared snapshot: fresh ⇒ served; stale ⇒ served while the refresh lock's holder
+ * re-reads RunPod; missing or too old ⇒ wait for it or be it. Redis unreadable ⇒ read RunPod here: never
+ * "no pod" for a Redis blip.
  */
 @Injectable()
 export class VolumeSnapshots {

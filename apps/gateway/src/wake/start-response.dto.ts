@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { PodPlacementDto } from '../status/pod-placement.dto';
 
-/** The 200/202 body of POST /api/pods/{name}/start (CONTRACT.md "Start response"). */
+/** The 200/202 body of POST /api/pods/{name}/start (docs/contract.md "Start response"). */
 export class StartResponseDto extends PodPlacementDto {
   @ApiProperty()
   readonly name!: string;

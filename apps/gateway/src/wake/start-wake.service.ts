@@ -15,7 +15,7 @@ import {
   withinTimeout,
   errorMessage,
 } from '@podwarden/platform';
-import { problem } from '../http/problem';
+import { ProblemException, problemBody } from '../http/problem';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import {
   answerFromJobFailure,
@@ -25,16 +25,17 @@ import {
 } from './start-answer';
 import { WakeQueueEvents } from './wake-queue-events';
 
+/** A shed start tries again after this: the enqueue failed on a Redis too slow or away for a moment. */
+export const QUEUE_RETRY_AFTER_SECONDS = 2;
+
 type JobEnding =
   | { readonly kind: 'completed'; readonly result: WakeJobResult }
   | { readonly kind: 'failed'; readonly reason: string }
   | { readonly kind: 'timeout' };
 
 /**
- * POST …/start: queue a wake and wait a bounded time for it. The wake runs on
- * a waker, never on this request: a caller that gives up (a proxy closing at
- * 100 s) leaves it running, and its retry joins the same job through the
- * queue's deduplication, so it gets the same attemptId and no second RunPod write.
+ * POST …/start: queue a wake and wait a bounded time. The wake runs on a waker, so a caller that gives up
+ * leaves it running, and a retry joins the same job (deduplication): same attemptId, no second RunPod write.
  */
 @Injectable()
 export class StartWakeService {
@@ -68,24 +69,28 @@ export class StartWakeService {
       return job;
     } catch (error) {
       this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'wake could not be queued');
-      throw problem(
-        503,
-        'queue-unavailable',
-        'Wake queue unavailable',
-        'Redis did not accept the wake request; retry shortly',
+      throw new ProblemException(
+        problemBody(
+          503,
+          'queue-unavailable',
+          'Wake queue unavailable',
+          'Redis did not accept the wake request; retry shortly',
+        ),
+        QUEUE_RETRY_AFTER_SECONDS,
       );
     }
   }
 
   /**
-   * BullMQ's wait rejects both when the job failed and when our wait ran out;
-   * the job's own state says which, without parsing error messages.
+   * The wait rejects when it ran out or the finish could not be read; the
+   * job's own state then says what happened, without parsing error messages.
    */
   private async waitFor(job: Job<WakeJobData, WakeJobResult>, waitMs: number): Promise<JobEnding> {
     try {
-      // A ttl of 0 would mean "wait forever" to BullMQ.
-      const result: unknown = await job.waitUntilFinished(this.queueEvents.events, Math.max(1, waitMs));
-      return completedEnding(result);
+      const finish = await this.queueEvents.finishes.wait(String(job.id), Math.max(1, waitMs));
+      return finish.kind === 'completed'
+        ? completedEnding(finish.value)
+        : { kind: 'failed', reason: finish.reason };
     } catch {
       return this.settledEnding(String(job.id));
     }

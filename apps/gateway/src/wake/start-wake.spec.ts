@@ -316,6 +316,8 @@ describe('POST …/start when Redis is down', () => {
       const start = await gw.request('POST', '/api/pods/qwen/start', OPERATOR);
       expect(start.status).toBe(503);
       expect(start.body).toMatchObject({ status: 503, title: 'Wake queue unavailable' });
+      // Shed, not refused: the caller is told when to try again.
+      expect(start.headers.get('retry-after')).toBe('2');
       const get = await gw.request('GET', '/api/pods/qwen');
       expect(get.status).toBe(200);
       expect(get.body).toMatchObject({ readySince: null, wake: null, lastWake: null });

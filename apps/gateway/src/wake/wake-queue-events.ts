@@ -4,11 +4,13 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { QueueEvents } from 'bullmq';
+import { InjectQueue } from '@nestjs/bullmq';
+import { QueueEvents, type Queue } from 'bullmq';
 import type Redis from 'ioredis';
 import type { PodwardenConfig } from '@podwarden/policies';
 import {
   CONFIG,
+  JobFinishWaiter,
   LOGGER,
   WAKE_QUEUE,
   createRedis,
@@ -19,21 +21,21 @@ import {
 import { releaseConnection } from '../queues/release-connection';
 
 /**
- * The one QueueEvents of the `wake` queue that every waiting start request
- * listens on (`job.waitUntilFinished`): one blocking connection per gateway,
- * not one per request. It is handed a connection of ours because a
- * QueueEvents whose connection never came up cannot be closed until Redis
- * answers; ours stops reconnecting at shutdown, so SIGTERM during an outage ends.
+ * The one QueueEvents of the `wake` queue every waiting start listens on: one blocking connection per
+ * gateway, not per request. It gets a connection of ours, which stops reconnecting at shutdown, so a
+ * SIGTERM during an outage still ends (BullMQ's own could not be closed until Redis answered).
  */
 @Injectable()
 export class WakeQueueEvents implements BeforeApplicationShutdown, OnApplicationShutdown {
   readonly events: QueueEvents;
+  readonly finishes: JobFinishWaiter;
   private readonly connection: Redis;
   private stopping = false;
 
   constructor(
     @Inject(CONFIG) private readonly config: PodwardenConfig,
     @Inject(LOGGER) logger: AppLogger,
+    @InjectQueue(WAKE_QUEUE) queue: Queue,
   ) {
     // XREAD blocks, so this is the worker-style connection (no per-command retry limit).
     this.connection = createRedis(config.redis, 'worker');
@@ -46,6 +48,7 @@ export class WakeQueueEvents implements BeforeApplicationShutdown, OnApplication
     this.events.on('error', (error) =>
       logger.warn({ err: errorMessage(error) }, 'wake queue events connection error'),
     );
+    this.finishes = new JobFinishWaiter(queue, this.events);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -37,6 +37,8 @@ export interface IdleStopResult {
   readonly baselines: BaselineBook;
   /** null when nothing was asked of RunPod (dry run). */
   readonly stopAccepted: boolean | null;
+  /** The pods the stop was for (or, in dry run, would have been). */
+  readonly targets: readonly string[];
 }
 
 export interface IdleStopDependencies {
@@ -62,7 +64,7 @@ export async function applyIdleStop(
     // not on every tick (the cap's clock is restarted too, for the same reason).
     const restarted =
       reason === 'runtime-cap' ? { ...state, upSince: now } : afterStop(state, reason, false, now);
-    return { state: restarted, baselines: request.baselines, stopAccepted: null };
+    return { state: restarted, baselines: request.baselines, stopAccepted: null, targets };
   }
   deps.logger.info(
     { pod: pod.name, targets, reason, signal: request.signal },
@@ -78,5 +80,6 @@ export async function applyIdleStop(
     state: afterStop(state, reason, accepted, now),
     baselines: nextBaselines(request.baselines, request.podsOnVolume, ended),
     stopAccepted: accepted,
+    targets,
   };
 }

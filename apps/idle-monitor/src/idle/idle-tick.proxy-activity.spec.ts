@@ -18,16 +18,18 @@ describe('IdleTickService: inference proxy traffic', () => {
   it('a request in flight through a proxy keeps a Ready pod Busy even while /metrics does not answer; the idle window starts when it ends', async () => {
     const h = harness();
     await ready(h);
-    await h.proxyActivity.begin('qwen', 'req-1', h.now);
+    await h.proxyActivity.begin('qwen', 'req-1');
     h.fake.setPod('p1', { metrics: null, observation: 'Running' });
     const during = await h.lines(8);
     expect(during).toEqual(
       Array(8).fill('Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1, observe p1'),
     );
 
-    await h.proxyActivity.end('qwen', 'req-1', h.now + 500);
+    // Half a tick after the last one.
+    h.now += 500;
+    await h.proxyActivity.end('qwen', 'req-1');
     scrape(h, 0);
-    const after = await h.lines(7);
+    const after = [(await h.next(500)).line, ...(await h.lines(6))];
     expect(after).toEqual([
       // The request ended since the last tick: this tick is still Busy.
       'Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1',
@@ -44,19 +46,21 @@ describe('IdleTickService: inference proxy traffic', () => {
     const h = harness();
     await ready(h);
     expect((await h.next()).line).toBe('Ready idle=1 boot=0 ready=1s up=1s | list, metrics p1');
-    await h.proxyActivity.begin('qwen', 'quick', h.now + 100);
-    await h.proxyActivity.end('qwen', 'quick', h.now + 200);
-    expect((await h.next()).line).toBe('Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1');
+    h.now += 100;
+    await h.proxyActivity.begin('qwen', 'quick');
+    h.now += 100;
+    await h.proxyActivity.end('qwen', 'quick');
+    expect((await h.next(800)).line).toBe('Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1');
   });
 
   it('proxy traffic never extends the runtime cap', async () => {
     const h = harness({ env: { MAX_RUNTIME_MINUTES: '1' } });
     await ready(h);
-    await h.proxyActivity.begin('qwen', 'endless', h.now);
+    await h.proxyActivity.begin('qwen', 'endless');
     const lines: string[] = [];
     for (let i = 0; i < 60; i += 1) {
       // The proxy renews the request's lease while it streams.
-      await h.proxyActivity.renew('qwen', ['endless'], h.now);
+      await h.proxyActivity.renew('qwen', ['endless']);
       lines.push((await h.next()).line);
     }
     expect(lines.at(-2)).toBe('Ready idle=0 boot=0 ready=1s up=1s | list, metrics p1');
@@ -66,7 +70,7 @@ describe('IdleTickService: inference proxy traffic', () => {
   it('traffic never readies a booting pod', async () => {
     const h = harness();
     h.fake.setPod('p1', { metrics: null, observation: 'Running' });
-    await h.proxyActivity.begin('qwen', 'early', h.now);
+    await h.proxyActivity.begin('qwen', 'early');
     expect((await h.next()).line).toBe('Booting idle=0 boot=1 ready=- up=1s | list, metrics p1, observe p1');
   });
 

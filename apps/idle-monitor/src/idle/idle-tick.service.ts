@@ -2,66 +2,28 @@ import { randomUUID } from 'node:crypto';
 import {
   advanceIdle,
   idleEventsOf,
-  idleSettings,
   isPodConfigured,
-  type IdleSettings,
   type IdleState,
   type ListedPod,
   type PodConfig,
-  type PodwardenConfig,
   type StopReason,
 } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
-import {
-  type AppLogger,
-  type BudgetLedger,
-  type HeldIdleLock,
-  type IdleRecord,
-  type IdleStateStore,
-  type ProxyActivityStore,
-  type PodEventSink,
-  type StopService,
-} from '@podwarden/platform';
+import type { AppLogger, HeldIdleLock, IdleRecord } from '@podwarden/platform';
 import { settleRun } from './budget-settlement';
-import { stopNeverRan } from './never-ran-stop';
-import type { OrphanReaper } from './orphan-reaper';
+import { errorPodsDue } from './error-pod-stop';
+import { stopStuckPods } from './stuck-pods';
 import { applyIdleStop, type IdleStopResult } from './idle-stop';
-import { holdForKeepAlive, type KeepAliveReader } from './keep-alive-reading';
+import { holdForKeepAlive } from './keep-alive-reading';
 import { logReadiness, logTick } from './tick-log';
-import type { IdleControlPlane } from './volume-observation';
-import type { TickStatusEffects } from './tick-status-effects';
 import { fanOutTick } from './tick-fan-out';
+import { readyEdgeOf } from './tick-status-effects';
 import { listedOf, observeTick, withProxyTraffic, type TickObservation } from './tick-observation';
 import { alreadyCounted, type TickContext } from './tick-context';
-
-export interface IdleTickDependencies {
-  /** Also the tick's tuning: pods evaluated at once, the per-pod lock lease, the keep-alive read timeout. */
-  readonly config: PodwardenConfig;
-  readonly client: IdleControlPlane;
-  readonly store: IdleStateStore;
-  readonly stops: Pick<StopService, 'stopPods'>;
-  /** Operators' keep-alives: they hold off the idle stop only. */
-  readonly keepAlives: KeepAliveReader;
-  /** The inference proxies' traffic: a request in flight through any replica reads Busy. */
-  readonly proxyActivity: Pick<ProxyActivityStore, 'read'>;
-  readonly logger: AppLogger;
-  readonly now: () => number;
-  /** The status snapshot and time-to-ready, published from what the tick read; none in most specs. */
-  readonly status?: TickStatusEffects;
-  /** Phase edges and idle-streak changes, for the gateway's event stream. */
-  readonly events?: PodEventSink;
-  /** The daily-budget ledger: a run is settled when its volume is seen down or a stop is accepted. */
-  readonly ledger?: Pick<BudgetLedger, 'settle'>;
-  /** Terminates prefixed pods on no configured volume, from the tick's own list. */
-  readonly orphans?: Pick<OrphanReaper, 'sweep'>;
-  /** Read the same list after the sweep: confirmed stops (StopConfirmer), the billing census (CostMetrics). */
-  readonly listReaders?: readonly TickListReader[];
-}
-
-/** Reads the tick's one account-wide list (`listedAt`: just before it was asked for). Must not throw. */
-export interface TickListReader {
-  read(pods: readonly PodConfig[], list: PodList, listedAt: number): Promise<void>;
-}
+import { withEarlyStop } from '../diagnosis/early-stop';
+import { settingsOf } from './pod-idle-settings';
+import type { TickRhythm } from '../rhythm/rhythm-keeper';
+import type { IdleTickDependencies } from './idle-tick-dependencies';
 
 export type PodTickOutcome =
   | { kind: 'skipped'; why: 'unconfigured' | 'busy' | 'already-ticked' | 'lock-lost' }
@@ -131,34 +93,36 @@ export class IdleTickService {
       await observeTick(this.deps, pod, list, record, tick),
     );
     const now = this.deps.now();
+    const rhythm: TickRhythm | null = (await this.deps.rhythm?.windowFor(pod, now)) ?? null;
+    const settings = settingsOf(config, pod, rhythm?.minutes);
     const advance = await holdForKeepAlive(
       this.deps.keepAlives,
       pod.name,
-      advanceIdle(record.state, seen.aggregate.signal, now, settingsOf(config, pod)),
+      advanceIdle(record.state, seen.aggregate.signal, now, settings),
       now,
       { timeoutMs: config.tuning.redisReadTimeoutMs, logger },
     );
     logReadiness(logger, pod, advance, seen.aggregate.podId);
-    if (advance.becameReady && advance.state.readySince !== null) {
-      const podId = seen.aggregate.podId;
-      const listed = listedOf(list).find((entry) => entry.id === podId);
-      const placement = { gpuId: listed?.gpuId ?? null, pricePerHour: listed?.costPerHr ?? null };
-      await this.deps.status?.becameReady(pod, { podId, at: advance.state.readySince, ...placement });
-    }
+    const ready = readyEdgeOf(advance, seen.aggregate.podId, listedOf(list));
+    const wake = ready === null ? null : ((await this.deps.status?.becameReady(pod, ready)) ?? null);
 
+    const stopReason = await withEarlyStop(this.deps.boots, advance.stop, {
+      ...{ pod, state: advance.state, perPod: seen.perPod, listed: listedOf(list), signal: tick.signal },
+    });
     // A tick that lost its lock leaves the pod to the newer holder: no stop, no write. Redis is
     // asked before a stop; otherwise the renewals' verdict will do, as the write is fenced anyway.
-    if (advance.stop !== null ? !(await lock.stillHeld()) : lock.lost) return this.lockLost(pod, tick);
+    const stopping = stopReason !== null || errorPodsDue(pod, seen.errorSince, now);
+    if (stopping ? !(await lock.stillHeld()) : lock.lost) return this.lockLost(pod, tick);
     tick.signal?.throwIfAborted();
-    const after: IdleStopResult = advance.stop
-      ? await this.stop(pod, advance.stop, advance.state, seen, listedOf(list), now)
-      : { state: advance.state, baselines: seen.baselines, stopAccepted: null };
-    const neverRanSince = await stopNeverRan(this.stopDeps(), {
+    const after: IdleStopResult = stopReason
+      ? await this.stop(pod, stopReason, advance.state, seen, listedOf(list), now)
+      : { state: advance.state, baselines: seen.baselines, stopAccepted: null, targets: [] };
+    const stuck = await stopStuckPods(this.stopDeps(), {
       pod,
-      clocks: seen.neverRanSince,
-      alreadyStopped: advance.stop === null ? [] : seen.perPod.map((p) => p.podId),
+      seen,
       listed: listedOf(list),
       now,
+      phaseStop: { fired: stopReason !== null, targets: after.targets },
     });
     const next: IdleRecord = {
       state: after.state,
@@ -168,14 +132,27 @@ export class IdleTickService {
       lastTickScheduledAt: tick.scheduledAt ?? record.lastTickScheduledAt ?? null,
       // An accepted stop is the Down edge: nothing is up any more as far as the cap is concerned.
       seenUp: after.stopAccepted === true ? [] : seen.seenUp,
-      neverRanSince,
+      ...stuck,
     };
     if (!(await lock.save(next))) return this.lockLost(pod, tick);
     if (after.stopAccepted === true || seen.aggregate.signal === 'NotRunning') {
       await settleRun(this.deps.ledger, logger, pod, record.state.upSince, now);
     }
     const { stopAccepted } = after;
-    await this.announce(pod, record.state, next.state, advance.stop);
+    if (rhythm !== null) {
+      await this.deps.rhythm?.afterTick(pod, rhythm, {
+        now,
+        before: record.state,
+        after: next.state,
+        scraped: seen.scraped ?? seen.aggregate.signal,
+        signal: seen.aggregate.signal,
+        proxy: seen.proxy ?? null,
+        ready: ready === null ? null : { ...ready, wake },
+        stop: stopReason,
+        stopAccepted,
+      });
+    }
+    await this.announce(pod, record.state, next.state, stopReason, settings.requiredIdleStreak);
     logTick(logger, {
       pod,
       tickId: tick.tickId,
@@ -184,7 +161,7 @@ export class IdleTickService {
       record: next,
       stopAccepted,
     });
-    return { kind: 'advanced', record: next, stop: advance.stop, stopAccepted };
+    return { kind: 'advanced', record: next, stop: stopReason, stopAccepted };
   }
 
   private stop(
@@ -216,10 +193,10 @@ export class IdleTickService {
     before: IdleState,
     after: IdleState,
     stop: StopReason | null,
+    required: number,
   ): Promise<void> {
-    const { events, config } = this.deps;
+    const { events } = this.deps;
     if (events === undefined) return;
-    const required = settingsOf(config, pod).requiredIdleStreak;
     for (const event of idleEventsOf(before, after, required, stop)) {
       await events.publish(pod.name, event.type, event.data);
     }
@@ -236,13 +213,4 @@ export class IdleTickService {
     );
     return { kind: 'skipped', why: 'lock-lost' };
   }
-}
-
-function settingsOf(config: PodwardenConfig, pod: PodConfig): IdleSettings {
-  return idleSettings({
-    idleMinutes: pod.idleMinutes,
-    checkSeconds: config.checkSeconds,
-    bootGraceMinutes: pod.bootGraceMinutes,
-    maxRuntimeMinutes: pod.maxRuntimeMinutes,
-  });
 }

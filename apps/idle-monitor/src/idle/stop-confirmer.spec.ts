@@ -173,6 +173,191 @@ describe('StopConfirmer', () => {
     expect(h.fake.billableCalls).toEqual(['stop p1']);
     expect(h.logs.messages('error')).toEqual([expect.stringMatching(/would re-stop \(attempt 1 of 2\)/)]);
   });
+
+  it('a confirmation is one Information line naming the sighting, written once however many ticks follow', async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    h.logs.clear();
+    await h.tick('EXITED');
+    await h.tick('EXITED');
+    expect(h.logs.lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        pod: 'qwen',
+        podId: 'p1',
+        trigger: 'idle',
+        restops: 0,
+        sighting: 'down',
+        msg: 'stop of p1 confirmed (down)',
+      }),
+    ]);
+  });
+
+  it('each tick still up within the bound is one Information line: the status and the tick count', async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    h.logs.clear();
+    await h.tick('RUNNING');
+    await h.tick('RUNNING');
+    expect(h.logs.lines).toEqual([
+      expect.objectContaining({
+        level: 30,
+        podId: 'p1',
+        ticksWaited: 1,
+        status: 'RUNNING',
+        msg: 'stop of p1 not confirmed yet: still RUNNING (tick 1 of 3)',
+      }),
+      expect.objectContaining({
+        level: 30,
+        ticksWaited: 2,
+        msg: 'stop of p1 not confirmed yet: still RUNNING (tick 2 of 3)',
+      }),
+    ]);
+  });
+
+  it("a re-stop's Error line and record say which attempt, how long, and carry the listed pod's GPU and price", async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'boot-grace');
+    for (let i = 0; i < 3; i += 1) await h.tick('RUNNING');
+    expect(h.logs.lines.filter((l) => l.level === 50)).toEqual([
+      expect.objectContaining({
+        pod: 'qwen',
+        podId: 'p1',
+        trigger: 'boot-grace',
+        attempt: 1,
+        maxRestops: 2,
+        ticksWaited: 3,
+        status: 'RUNNING',
+        unconfirmedStop: true,
+        msg: 'stop of p1 not confirmed: still RUNNING 3 ticks after it was accepted; re-stopping (attempt 1 of 2)',
+      }),
+    ]);
+    const records = await h.stopRecords();
+    expect(records.map((r) => [r.trigger, r.gpuId, r.pricePerHour])).toEqual([
+      ['boot-grace', null, null],
+      ['boot-grace', 'L40S', 0.5],
+    ]);
+    expect(records[1].detail).toBe(
+      're-stop 1 of 2 of an unconfirmed stop: the boot-grace stop accepted at 2026-12-01T12:00:00.000Z left the pod RUNNING for 3 ticks',
+    );
+  });
+
+  it('every re-stop spent: one Error line per tick that says it may still bill', async () => {
+    const h = setup({ STOP_CONFIRM_TICKS: '1', STOP_CONFIRM_MAX_RESTOPS: '1' });
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    await h.tick('RUNNING');
+    h.logs.clear();
+    await h.tick('RUNNING');
+    await h.tick('RUNNING');
+    expect(h.logs.lines).toEqual([
+      expect.objectContaining({
+        level: 50,
+        podId: 'p1',
+        restops: 1,
+        ticksWaited: 1,
+        status: 'RUNNING',
+        unconfirmedStop: true,
+        msg: 'stop of p1 still not confirmed after 1 re-stops: RUNNING 1 ticks after the last; it may still bill',
+      }),
+      expect.objectContaining({ level: 50, ticksWaited: 2 }),
+    ]);
+    expect(h.fake.billableCalls).toEqual(['stop p1', 'stop p1']);
+  });
+
+  it('a pod with no stop to follow takes no lock and reads no action log', async () => {
+    const h = setup();
+    const asked: string[] = [];
+    const confirmer = new StopConfirmer({
+      config: h.cfg,
+      pending: h.pending,
+      locks: {
+        withLock: () => {
+          asked.push('lock');
+          return Promise.resolve({ ran: false as const });
+        },
+      },
+      actions: h.actions,
+      stops: h.stops,
+      logger: h.logs.logger,
+      now: () => h.clock.now,
+    });
+    await confirmer.read([h.pod], onePodListed('RUNNING'), h.clock.now);
+    expect(asked).toEqual([]);
+  });
+
+  it('a follow-up list Redis cannot read is one Error for that pod; the next pod is still checked', async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    const broken = { ...h.pod, name: 'broken' };
+    const confirmer = new StopConfirmer({
+      config: h.cfg,
+      pending: {
+        all: (name: string) =>
+          name === 'broken' ? Promise.reject(new Error('LOADING')) : h.pending.all(name),
+        apply: (name, next) => h.pending.apply(name, next),
+      },
+      locks: new IdleStateStore(redis, KEYS),
+      actions: h.actions,
+      stops: h.stops,
+      logger: h.logs.logger,
+      now: () => h.clock.now,
+    });
+    h.clock.now += TICK_MS;
+    h.logs.clear();
+    await expect(
+      confirmer.read([broken, h.pod], onePodListed('EXITED'), h.clock.now - 1),
+    ).resolves.toBeUndefined();
+    expect(h.logs.lines.filter((l) => l.level === 50)).toEqual([
+      expect.objectContaining({ pod: 'broken', err: 'LOADING', msg: 'stop confirmation failed this tick' }),
+    ]);
+    expect((await h.pending.all('qwen'))[0].confirmedAt).toBe(h.clock.now);
+  });
+
+  it('a check that throws under the lock is one Error, never a failed tick', async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    const confirmer = new StopConfirmer({
+      config: h.cfg,
+      pending: h.pending,
+      locks: new IdleStateStore(redis, KEYS),
+      actions: { recent: () => Promise.reject(new Error('action log gone')) },
+      stops: h.stops,
+      logger: h.logs.logger,
+      now: () => h.clock.now,
+    });
+    h.logs.clear();
+    await expect(confirmer.read([h.pod], onePodListed('RUNNING'), h.clock.now + 1)).resolves.toBeUndefined();
+    expect(h.logs.lines).toEqual([
+      expect.objectContaining({
+        level: 50,
+        pod: 'qwen',
+        err: 'action log gone',
+        msg: 'stop confirmation failed this tick',
+      }),
+    ]);
+  });
+
+  it('a Create after the stop also ends the following; a refused Start does not', async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    h.clock.now += 1000;
+    await h.actions.record({ ...wakeStart(h.clock.now), ok: false, httpStatus: 500 });
+    for (let i = 0; i < 3; i += 1) await h.tick('RUNNING');
+    expect(h.fake.billableCalls).toEqual(['stop p1', 'stop p1']);
+    await h.actions.record({ ...wakeStart(h.clock.now), action: 'Create', podId: 'p2' });
+    await h.tick('RUNNING');
+    expect(await h.pending.all('qwen')).toEqual([]);
+  });
+
+  it("another pod's stop row does not stand in for this pod's: a start before it still ends the following", async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    h.clock.now += 1000;
+    await h.actions.record(wakeStart(h.clock.now));
+    await h.actions.record({ ...wakeStart(h.clock.now), action: 'Stop', podId: 'p9', trigger: 'manual' });
+    await h.tick('RUNNING');
+    expect(await h.pending.all('qwen')).toEqual([]);
+  });
 });
 
 /** A wake's recorded start of p1, stamped `at` by the waker's clock. */

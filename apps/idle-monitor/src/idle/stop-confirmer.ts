@@ -20,7 +20,7 @@ import {
   type PendingStopStore,
   type StopService,
 } from '@podwarden/platform';
-import type { TickListReader } from './idle-tick.service';
+import type { TickListReader } from './idle-tick-dependencies';
 
 export interface StopConfirmerDependencies {
   readonly config: PodwardenConfig;

@@ -93,6 +93,34 @@ describe(StopIntentReconciler.name, () => {
     expect(await s.intents.open(s.pod.name)).toEqual([]);
   });
 
+  it("records the ERROR guard's Terminate intent the same way, as a Terminate; the waker's own terminates are left to it", async () => {
+    const s = setup();
+    await s.intents.begin(
+      s.intent({ id: 'guard', action: 'Terminate', attemptId: 'stop:error', trigger: 'error' }),
+    );
+    await s.intents.begin(
+      s.intent({ id: 'wake', action: 'Terminate', attemptId: 'attempt-1', trigger: undefined }),
+    );
+    s.clock.now = T0 + TIMEOUT_MS + 1;
+
+    await s.reconciler.read([s.pod], onePodListed('TERMINATED'));
+
+    expect(await s.actions.recent(s.pod.name, 10)).toEqual([
+      expect.objectContaining({
+        action: 'Terminate',
+        podId: 'p1',
+        httpStatus: 0,
+        ok: false,
+        trigger: 'error',
+        detail: `reconciled from an intent whose caller died before RunPod answered (sent ${SENT}); answer unknown; the pod is now TERMINATED`,
+      }),
+    ]);
+    expect((await s.intents.open(s.pod.name)).map((i) => i.id)).toEqual(['wake']);
+    expect(s.logs.messages('warn')).toContain(
+      'reconciled terminate of pod p1 whose caller died before its answer (now TERMINATED)',
+    );
+  });
+
   it.each<[string, PodList, string]>([
     ['gone from the list', onePodListed(null), 'not listed'],
     ['an unreadable list', { kind: 'unreadable', reason: 'HTTP 500' }, 'unknown (the list was unreadable)'],

@@ -7,7 +7,7 @@ import {
   type BillableIntent,
   type BillableIntents,
 } from '@podwarden/platform';
-import type { TickListReader } from './idle-tick.service';
+import type { TickListReader } from './idle-tick-dependencies';
 
 export interface StopIntentReconcilerDependencies {
   /** Its RunPod client timeout: an intent younger than that may still have a caller waiting for the answer. */
@@ -19,8 +19,8 @@ export interface StopIntentReconcilerDependencies {
 }
 
 /**
- * Stops whose caller died before RunPod answered (a gateway or idle monitor
- * killed mid-stop): their Stop intent outlives the client timeout, and the
+ * Stops (and the ERROR guard's terminates) whose caller died before RunPod
+ * answered (a gateway or idle monitor killed mid-call): their intent outlives the client timeout, and the
  * tick records them in the action log from its own list, with what the pod is
  * now as the evidence. The row claims the intent in the same atomic write,
  * so a late answer and this never both record the stop. Never throws: the tick's idle decisions come first.
@@ -56,7 +56,7 @@ export class StopIntentReconciler implements TickListReader {
       actions: this.deps.actions,
       at: new Date(this.deps.now()).toISOString(),
       podName: intent.podName,
-      action: 'Stop',
+      action: intent.action,
       podId: intent.podId,
       gpuId: intent.gpuId,
       pricePerHour: intent.pricePerHour,
@@ -65,7 +65,7 @@ export class StopIntentReconciler implements TickListReader {
       ok: false,
       trigger: intent.trigger ?? 'manual',
       detail: `reconciled from an intent whose caller died before RunPod answered (sent ${intent.at}); answer unknown; the pod is now ${status}`,
-      message: `reconciled stop of pod ${intent.podId ?? '-'} whose caller died before its answer (now ${status})`,
+      message: `reconciled ${intent.action === 'Stop' ? 'stop' : 'terminate'} of pod ${intent.podId ?? '-'} whose caller died before its answer (now ${status})`,
       closing: { mode: 'claim', intent },
     });
   }

@@ -2,20 +2,23 @@ import {
   aggregateSignals,
   lookupVolume,
   nextBaselines,
+  nextErrorClocks,
   nextNeverRanClocks,
   seenUpPods,
   withProxyActivity,
   type BaselineBook,
+  type ErrorClocks,
   type ListedPod,
   type NeverRanClocks,
   type PodConfig,
+  type PodSignal,
   type PodSignalOf,
   type ProxyActivity,
   type VolumeSignal,
 } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
 import { errorMessage, withinTimeout, type IdleRecord } from '@podwarden/platform';
-import type { IdleTickDependencies } from './idle-tick.service';
+import type { IdleTickDependencies } from './idle-tick-dependencies';
 import type { TickContext } from './tick-context';
 import { warnManyPods } from './tick-log';
 import { observeVolume } from './volume-observation';
@@ -33,9 +36,14 @@ export interface TickObservation {
   readonly seenUp: readonly string[];
   /** Each pod's own clock of going without a runtime. */
   readonly neverRanSince: NeverRanClocks;
+  /** Each pod's own clock of being seen in ERROR. */
+  readonly errorSince: ErrorClocks;
   readonly podsOnVolume: readonly string[];
   readonly aggregate: VolumeSignal;
   readonly baselines: BaselineBook;
+  /** The proxies' traffic as read after the scrape (null: unreadable), and the scrape's own signal. */
+  readonly proxy?: ProxyActivity | null;
+  readonly scraped?: PodSignal;
 }
 
 /** Reads every pod on the volume and folds the readings into one signal and the next baselines. */
@@ -58,6 +66,13 @@ export async function observeTick(
     perPod,
     seenUp: seenUpPods(lookup, perPod, listedOf(list), record.seenUp ?? []),
     neverRanSince: nextNeverRanClocks(record.neverRanSince ?? {}, lookup, perPod, deps.now()),
+    errorSince: nextErrorClocks(
+      record.errorSince ?? {},
+      lookup,
+      seen.readings.map((r) => ({ podId: r.podId, served: r.scrape !== null, observation: r.observation })),
+      listedOf(list),
+      deps.now(),
+    ),
     podsOnVolume,
     aggregate: aggregateSignals(lookup, perPod),
     // An unreadable list says nothing about which pods are on the volume: keep what we had.
@@ -87,10 +102,11 @@ export async function withProxyTraffic(
     logger.warn({ pod: pod.name, err: errorMessage(error) }, 'proxy activity unreadable; reading it as Busy');
     proxy = null;
   }
-  const signal = withProxyActivity(seen.aggregate.signal, record.state.phase, record.state.lastTickAt, proxy);
-  if (signal === seen.aggregate.signal) return seen;
-  logger.debug({ pod: pod.name, proxy, scraped: seen.aggregate.signal }, 'proxy traffic reads Busy');
-  return { ...seen, aggregate: { ...seen.aggregate, signal } };
+  const scraped = seen.aggregate.signal;
+  const signal = withProxyActivity(scraped, record.state.phase, record.state.lastTickAt, proxy);
+  if (signal === scraped) return { ...seen, proxy, scraped };
+  logger.debug({ pod: pod.name, proxy, scraped }, 'proxy traffic reads Busy');
+  return { ...seen, proxy, scraped, aggregate: { ...seen.aggregate, signal } };
 }
 
 export function listedOf(list: PodList): readonly ListedPod[] {

@@ -1,4 +1,11 @@
-import { readySampleOf, type PodConfig, type PodObservation, type VolumeLookup } from '@podwarden/policies';
+import {
+  type IdleAdvance,
+  type ListedPod,
+  type PodConfig,
+  type PodObservation,
+  type VolumeLookup,
+} from '@podwarden/policies';
+import { readySampleOfWake } from './ready-sample';
 import {
   errorMessage,
   volumeReadingOf,
@@ -8,6 +15,7 @@ import {
   type ReadyLog,
   type ReadyTimes,
   type StatusPublisher,
+  type WakeAttemptView,
   type WakeHistory,
 } from '@podwarden/platform';
 
@@ -16,6 +24,27 @@ export interface ReadyEdge {
   readonly at: number;
   readonly gpuId: string | null;
   readonly pricePerHour: number | null;
+}
+
+/** The ready edge this tick crossed, with the serving pod's listed GPU and price; null when none. */
+export function readyEdgeOf(
+  advance: IdleAdvance,
+  podId: string | null,
+  listed: readonly ListedPod[],
+): ReadyEdge | null {
+  if (!advance.becameReady || advance.state.readySince === null) return null;
+  const entry = listed.find((pod) => pod.id === podId);
+  return {
+    podId,
+    at: advance.state.readySince,
+    gpuId: entry?.gpuId ?? null,
+    pricePerHour: entry?.costPerHr ?? null,
+  };
+}
+
+/** The pod's latest wake record as read at its ready edge (none: no wake recorded), passed on, not read again. */
+export interface LatestWake {
+  readonly attempt: WakeAttemptView | undefined;
 }
 
 export interface TickStatusEffectsDependencies {
@@ -54,31 +83,26 @@ export class TickStatusEffects {
     await this.deps.publisher.publish(pod.name, ticket, volumeReadingOf(lookup, observed));
   }
 
-  /** The pod first answered as ready: record the edge, and how long the wake that brought it up took. */
-  async becameReady(pod: PodConfig, ready: ReadyEdge): Promise<void> {
+  /**
+   * The pod first answered as ready: record the edge, and how long the wake that brought it up took.
+   * Answers the wake record it read (null when unreadable), for the rhythm keeper's boot.
+   */
+  async becameReady(pod: PodConfig, ready: ReadyEdge): Promise<LatestWake | null> {
     const { history, readyTimes, readyLog, logger, timeoutMs } = this.deps;
     const { podId, at, gpuId, pricePerHour } = ready;
     // The ready log times out (and logs the edge) by itself; its write never fails the tick.
     await readyLog.record(pod.name, { at: new Date(at).toISOString(), podId, gpuId, pricePerHour });
+    let latest: LatestWake | null = null;
     try {
       const [attempt] = await withinTimeout(history.recent(pod.name, 1), timeoutMs, 'wake history read');
-      const sample = readySampleOf(
-        attempt === undefined
-          ? null
-          : {
-              attemptId: attempt.attemptId,
-              requestedAt: Date.parse(attempt.requestedAt),
-              wakeOutcome: attempt.wakeOutcome,
-              podId: attempt.podId,
-              gpuId: attempt.gpuId,
-            },
-        ready,
-      );
-      if (sample === null) return;
+      latest = { attempt };
+      const sample = readySampleOfWake(attempt, ready);
+      if (sample === null) return latest;
       await withinTimeout(readyTimes.add(pod.name, sample, ready.at), timeoutMs, 'ready time write');
       logger.debug({ pod: pod.name, ...sample }, 'recorded time-to-ready');
     } catch (error) {
       logger.warn({ pod: pod.name, err: errorMessage(error) }, 'time-to-ready not recorded');
     }
+    return latest;
   }
 }

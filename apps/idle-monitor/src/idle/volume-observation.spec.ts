@@ -42,7 +42,8 @@ describe('observeVolume', () => {
     ['Provisioning', 'Booting', 'ended'],
     ['Starting', 'Booting', 'ended'],
     ['Exited', 'NotRunning', 'ended'],
-    ['Error', 'NotRunning', 'ended'],
+    // ERROR may still bill: not down, and left to the ERROR guard; its process did end.
+    ['Error', 'Unknown', 'ended'],
     ['Terminated', 'NotRunning', 'ended'],
     ['Unknown', 'Unknown', 'unreachable'],
     ['unreadable', 'Unknown', 'unreachable'],

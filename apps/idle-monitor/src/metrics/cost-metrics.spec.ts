@@ -2,17 +2,21 @@ import { parseConfig, toMicros, type PodList, type PodwardenConfig } from '@podw
 import { PodwardenMetrics, type LedgerFigures } from '@podwarden/platform';
 import { CostMetrics } from './cost-metrics';
 
-function config(): PodwardenConfig {
-  const parsed = parseConfig({ RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol-1' }, null);
+function config(env: Record<string, string> = {}): PodwardenConfig {
+  const parsed = parseConfig({ RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol-1', ...env }, null);
   if (!parsed.ok) throw new Error(parsed.error);
   return parsed.config;
 }
 
-function setup(figures: () => Promise<LedgerFigures>, unconfirmed: () => Promise<number>) {
+function setup(
+  figures: () => Promise<LedgerFigures>,
+  unconfirmed: () => Promise<number>,
+  env: Record<string, string> = {},
+) {
   const shared = new PodwardenMetrics();
   const orphans = { found: 0, terminated: 0 };
   const asked: string[][] = [];
-  const cfg = config();
+  const cfg = config(env);
   const metrics = new CostMetrics(shared, {
     config: cfg,
     ledger: { figures: () => figures() },
@@ -55,6 +59,20 @@ function listed(...statuses: string[]): PodList {
 }
 
 describe('CostMetrics on a real prom-client registry', () => {
+  it('the daily budget is exported when set and absent when off', async () => {
+    const on = setup(
+      async () => FIGURES,
+      async () => 0,
+      { DAILY_BUDGET_USD: '25.50' },
+    );
+    expect(await on.samples('podwarden_daily_budget_usd')).toEqual(['podwarden_daily_budget_usd 25.5']);
+    const off = setup(
+      async () => FIGURES,
+      async () => 0,
+    );
+    expect(await off.samples('podwarden_daily_budget_usd')).toEqual([]);
+  });
+
   it('pods billing per volume follow the newest readable list; an unreadable one keeps the last', async () => {
     const h = setup(
       async () => FIGURES,
@@ -71,6 +89,24 @@ describe('CostMetrics on a real prom-client registry', () => {
     await h.metrics.read(h.pods, listed('EXITED'));
     expect(await h.samples('podwarden_pods_billing')).toEqual([
       'podwarden_pods_billing{pod="qwen",volume="vol-1"} 0',
+    ]);
+  });
+
+  it('pods by status follow the newest readable list; a status gone leaves the exposition', async () => {
+    const h = setup(
+      async () => FIGURES,
+      async () => 0,
+    );
+    await h.metrics.read(h.pods, listed('RUNNING', 'EXITED', 'EXITED'));
+    expect(await h.samples('podwarden_pods_by_status')).toEqual([
+      'podwarden_pods_by_status{pod="qwen",volume="vol-1",status="EXITED"} 2',
+      'podwarden_pods_by_status{pod="qwen",volume="vol-1",status="RUNNING"} 1',
+    ]);
+    await h.metrics.read(h.pods, { kind: 'unreadable', reason: 'HTTP 500' });
+    expect(await h.samples('podwarden_pods_by_status')).toHaveLength(2);
+    await h.metrics.read(h.pods, listed('EXITED'));
+    expect(await h.samples('podwarden_pods_by_status')).toEqual([
+      'podwarden_pods_by_status{pod="qwen",volume="vol-1",status="EXITED"} 1',
     ]);
   });
 

@@ -6,10 +6,12 @@ import {
   type PodConfig,
   type PodList,
   type PodwardenConfig,
+  statusesPerVolume,
   type VolumeBilling,
+  type VolumeStatus,
 } from '@podwarden/policies';
 import type { BudgetLedger, PendingStopStore, PodwardenMetrics } from '@podwarden/platform';
-import type { TickListReader } from '../idle/idle-tick.service';
+import type { TickListReader } from '../idle/idle-tick-dependencies';
 import type { OrphanCounts } from '../idle/orphan-reaper';
 
 export interface CostMetricsSources {
@@ -22,19 +24,17 @@ export interface CostMetricsSources {
 }
 
 /**
- * Money on the idle monitor's /metrics (HEALTH_PORT): what bills, what it has
- * cost today, what was swept and which stops are not confirmed. The billing
- * census is this replica's newest readable tick list (a tick reader); the spend
- * and the unconfirmed stops are read from Redis at each scrape, so every
- * replica reports the same. A Redis read that fails reports NaN, never zero.
- * The age of the last completed tick is WorkerMetrics' podwarden_idle_last_tick_age_seconds.
+ * Money on /metrics: what bills (this replica's newest readable tick list), today's spend and unconfirmed
+ * stops (read from Redis per scrape, so every replica agrees). A failed read reports NaN, never zero.
  */
 export class CostMetrics implements TickListReader {
   private census: readonly VolumeBilling[] = [];
+  private statuses: readonly VolumeStatus[] = [];
 
   constructor(shared: PodwardenMetrics, sources: CostMetricsSources) {
     const registers = [shared.registry];
     const census = (): readonly VolumeBilling[] => this.census;
+    const statuses = (): readonly VolumeStatus[] => this.statuses;
     const configured = sources.config.pods.filter((pod) => isPodConfigured(sources.config, pod));
     new Gauge({
       name: 'podwarden_pods_billing',
@@ -43,6 +43,18 @@ export class CostMetrics implements TickListReader {
       registers,
       collect() {
         for (const entry of census()) this.set({ pod: entry.pod, volume: entry.volume }, entry.billing);
+      },
+    });
+    new Gauge({
+      name: 'podwarden_pods_by_status',
+      help: 'Pods on each configured volume by the RunPod status the newest readable tick list shows (UNKNOWN when it gives none), by configured pod, volume and status',
+      labelNames: ['pod', 'volume', 'status'] as const,
+      registers,
+      collect() {
+        // A status no pod is in any more must leave the exposition, not stay at its last count.
+        this.reset();
+        for (const entry of statuses())
+          this.set({ pod: entry.pod, volume: entry.volume, status: entry.status }, entry.count);
       },
     });
     new Gauge({
@@ -58,6 +70,17 @@ export class CostMetrics implements TickListReader {
         );
       },
     });
+    const budget = sources.config.dailyBudgetUsd;
+    // The ceiling beside the spend, so an alert or a panel can compare the two; absent when off.
+    if (budget !== null)
+      new Gauge({
+        name: 'podwarden_daily_budget_usd',
+        help: 'DAILY_BUDGET_USD, the daily spend ceiling (absent when the budget is off), to compare with podwarden_spend_today_usd',
+        registers,
+        collect() {
+          this.set(budget);
+        },
+      });
     new Gauge({
       name: 'podwarden_budget_reserved_usd',
       help: 'Open daily-budget reservations (the worst case of each wake until its run is settled); NaN when the ledger is unreadable',
@@ -100,6 +123,8 @@ export class CostMetrics implements TickListReader {
   read(pods: readonly PodConfig[], list: PodList): Promise<void> {
     const census = billingPerVolume(list, pods);
     if (census !== null) this.census = census;
+    const statuses = statusesPerVolume(list, pods);
+    if (statuses !== null) this.statuses = statuses;
     return Promise.resolve();
   }
 }

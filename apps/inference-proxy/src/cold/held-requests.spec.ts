@@ -1,6 +1,6 @@
 import { parseConfig, type PodConfig } from '@podwarden/policies';
 import type { PodEventPublisher } from '@podwarden/platform';
-import { captureLogs } from '@podwarden/testing';
+import { LEVEL, captureLogs } from '@podwarden/testing';
 import { HeldRequests, type HoldEnding } from './held-requests';
 import type { PodReadiness, Readiness } from './pod-readiness';
 import type { ProxyWakes, WakeEnding } from './proxy-wakes';
@@ -12,18 +12,27 @@ const POD: PodConfig = parsed.config.pods[0];
 /** Readiness and wake endings the test sets by hand; the events published, in order. */
 class Fakes {
   readiness: Readiness = { kind: 'cold', phase: 'Down' };
+  readinessFails = false;
   ending: WakeEnding | null = null;
+  /** Endings by attempt id, ahead of `ending`. */
+  readonly endings = new Map<string, WakeEnding | null>();
   ensured = 0;
+  current = 'attempt-1';
   readonly events: Record<string, unknown>[] = [];
+  readonly logs = captureLogs();
 
   build(): HeldRequests {
-    const readiness = { read: () => Promise.resolve(this.readiness) } as unknown as PodReadiness;
+    const readiness = {
+      read: () =>
+        this.readinessFails ? Promise.reject(new Error('redis down')) : Promise.resolve(this.readiness),
+    } as unknown as PodReadiness;
     const wakes = {
       ensure: () => {
         this.ensured += 1;
-        return Promise.resolve('attempt-1');
+        return Promise.resolve(this.current);
       },
-      ending: () => Promise.resolve(this.ending),
+      ending: (attemptId: string) =>
+        Promise.resolve(this.endings.has(attemptId) ? (this.endings.get(attemptId) ?? null) : this.ending),
     } as unknown as ProxyWakes;
     const events = {
       publish: (_pod: string, _type: string, data: Record<string, unknown>) => {
@@ -31,7 +40,7 @@ class Fakes {
         return Promise.resolve('1-0');
       },
     } as unknown as PodEventPublisher;
-    return new HeldRequests(readiness, wakes, captureLogs().logger, events);
+    return new HeldRequests(readiness, wakes, this.logs.logger, events);
   }
 }
 
@@ -99,5 +108,95 @@ describe(HeldRequests.name, () => {
     expect(ending).toEqual({ kind: 'timeout' });
     expect(fakes.ensured).toBeGreaterThan(0);
     expect(fakes.events).toEqual([{ action: 'timeout', requests: 1 }]);
+  });
+
+  it('counts the requests held per pod, whatever the case of its name', () => {
+    void sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1');
+    void sut.hold(
+      { ...POD, name: POD.name.toUpperCase() },
+      60_000,
+      new AbortController().signal,
+      'attempt-1',
+    );
+    expect(sut.count(POD)).toBe(2);
+    expect(sut.count({ ...POD, name: 'other' })).toBe(0);
+  });
+
+  it('a client already gone when it arrives is dropped at once', async () => {
+    const gone = new AbortController();
+    gone.abort();
+    expect(await sut.hold(POD, 60_000, gone.signal, 'attempt-1')).toEqual({ kind: 'aborted' });
+    expect(sut.count(POD)).toBe(0);
+  });
+
+  it('only the requests past their own deadline time out; the others keep waiting', async () => {
+    const short = sut.hold(POD, 100, new AbortController().signal, 'attempt-1');
+    const long = sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1');
+    expect(await short).toEqual({ kind: 'timeout' });
+    expect(sut.count(POD)).toBe(1);
+    expect(fakes.events).toEqual([{ action: 'timeout', requests: 1 }]);
+    fakes.readiness = { kind: 'ready', baseUrl: 'http://pod' };
+    expect(await long).toEqual({ kind: 'ready', baseUrl: 'http://pod' });
+    expect(fakes.events).toEqual([
+      { action: 'timeout', requests: 1 },
+      { action: 'released', requests: 1 },
+    ]);
+  });
+
+  it('a readiness it cannot read is one Warning per look; the requests wait for the next look', async () => {
+    fakes.readinessFails = true;
+    const held = sut.hold(POD, 300, new AbortController().signal, 'attempt-1');
+    expect(await held).toEqual({ kind: 'timeout' });
+    const warnings = fakes.logs.lines.filter((l) => l.level === LEVEL.warn);
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    expect(warnings[0]).toEqual(
+      expect.objectContaining({
+        pod: POD.name,
+        err: 'redis down',
+        msg: 'held requests: readiness unreadable',
+      }),
+    );
+  });
+
+  it('a failed wake releases only its own requests; those of another wake keep waiting', async () => {
+    fakes.endings.set('attempt-2', null);
+    const first = sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1');
+    const second = sut.hold(POD, 60_000, new AbortController().signal, 'attempt-2');
+    fakes.endings.set('attempt-1', { outcome: 'Failed', failureKind: 'provider', message: 'no GPU' });
+    expect(await first).toEqual({ kind: 'failed', refused: false, message: 'no GPU' });
+    expect(sut.count(POD)).toBe(1);
+    fakes.readiness = { kind: 'ready', baseUrl: 'http://pod' };
+    expect(await second).toEqual({ kind: 'ready', baseUrl: 'http://pod' });
+  });
+
+  it("after a wake that ended well the requests follow the pod's current wake, and its failure releases them", async () => {
+    fakes.endings.set('attempt-1', { outcome: 'Started', failureKind: null, message: 'started' });
+    fakes.current = 'attempt-2';
+    fakes.endings.set('attempt-2', null);
+    const held = sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1');
+    while (fakes.ensured === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    fakes.endings.set('attempt-2', { outcome: 'Failed', failureKind: 'refused', message: 'budget spent' });
+    expect(await held).toEqual({ kind: 'failed', refused: true, message: 'budget spent' });
+  });
+
+  it('a shutdown ends every held request as a timeout', async () => {
+    const held = [
+      sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1'),
+      sut.hold({ ...POD, name: 'other' }, 60_000, new AbortController().signal, 'attempt-1'),
+    ];
+    sut.onModuleDestroy();
+    expect(await Promise.all(held)).toEqual([{ kind: 'timeout' }, { kind: 'timeout' }]);
+  });
+
+  it('holds again after every earlier request was released (a new look starts)', async () => {
+    fakes.readiness = { kind: 'ready', baseUrl: 'http://pod' };
+    expect(await sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1')).toEqual({
+      kind: 'ready',
+      baseUrl: 'http://pod',
+    });
+    fakes.readiness = { kind: 'cold', phase: 'Booting' };
+    const again = sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1');
+    fakes.readiness = { kind: 'ready', baseUrl: 'http://pod-2' };
+    expect(await again).toEqual({ kind: 'ready', baseUrl: 'http://pod-2' });
   });
 });

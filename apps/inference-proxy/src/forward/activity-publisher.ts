@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { LOGGER, ProxyActivityStore, errorMessage, type AppLogger } from '@podwarden/platform';
+import { LOGGER, ProxyActivityStore, UsageStore, errorMessage, type AppLogger } from '@podwarden/platform';
 
 /**
  * Publishes each forwarded request's start and end through Redis, where the
@@ -15,6 +15,7 @@ export class ActivityPublisher implements OnModuleDestroy {
 
   constructor(
     private readonly store: ProxyActivityStore,
+    private readonly usage: UsageStore,
     @Inject(LOGGER) private readonly logger: AppLogger,
   ) {
     this.renewal = setInterval(() => void this.renewAll(), store.renewEveryMs);
@@ -29,12 +30,16 @@ export class ActivityPublisher implements OnModuleDestroy {
     await this.store.begin(key, requestId).catch((error: unknown) => this.warn('begin', key, error));
   }
 
-  async end(podName: string, requestId: string): Promise<void> {
+  /** `arrivedAt`: when the request reached the proxy, so a cold start's wait is part of the use. */
+  async end(podName: string, requestId: string, arrivedAt: number): Promise<void> {
     const key = podName.toLowerCase();
     const ids = this.open.get(key);
     ids?.delete(requestId);
     if (ids?.size === 0) this.open.delete(key);
     await this.store.end(key, requestId).catch((error: unknown) => this.warn('end', key, error));
+    await this.usage
+      .recordUse(key, { start: arrivedAt, end: Date.now() })
+      .catch((error: unknown) => this.warn('usage record', key, error));
   }
 
   onModuleDestroy(): void {

@@ -16,6 +16,8 @@ export interface ForwardInput {
   readonly signal: AbortSignal;
   /** Called once, when the first byte of the pod's answer is written to the client. */
   readonly onFirstByte: () => void;
+  /** Called with each chunk of the pod's answer as it is passed on (a copy is kept of a model list). */
+  readonly onChunk?: (chunk: Buffer) => void;
 }
 
 export type ForwardEnding =
@@ -67,6 +69,7 @@ export class Forwarder {
           first = false;
           input.onFirstByte();
         }
+        input.onChunk?.(chunk as Buffer);
         if (!res.write(chunk as Buffer)) await once(res, 'drain', { signal: input.signal });
       }
     } catch (error) {

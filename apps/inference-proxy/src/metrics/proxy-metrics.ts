@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** How a request through the proxy ended (a held request is counted as held, then as how it ended). */
-export type ProxyOutcome = 'forwarded' | 'held' | 'shed' | 'failed' | 'rejected';
+/**
+ * How a request through the proxy ended (a held request is counted as held, then as how it ended).
+ * A read of a cold pod is `listed` (its model list answered from the last one served) or `not-woken` (503).
+ */
+export type ProxyOutcome = 'forwarded' | 'held' | 'shed' | 'failed' | 'rejected' | 'listed' | 'not-woken';
 
 /** The proxy's Prometheus registry (one per app instance, like the gateway's). */
 @Injectable()
@@ -11,7 +14,7 @@ export class ProxyMetrics {
 
   readonly requests = new Counter({
     name: 'podwarden_proxy_requests_total',
-    help: 'Inference requests by pod and outcome (forwarded, held, shed, failed, rejected: 401/404/503 before any wake)',
+    help: 'Inference requests by pod and outcome (forwarded, held, shed, failed, rejected: 401/404/503 before any wake; listed, not-woken: reads of a cold pod)',
     labelNames: ['pod', 'outcome'] as const,
     registers: [this.registry],
   });

@@ -1,5 +1,6 @@
 import { classifyLastWake, proxyUrlFor } from '@podwarden/policies';
 import {
+  PREWAKE_REQUESTER,
   errorMessage,
   FenceLostError,
   wakeReportOf,
@@ -40,7 +41,9 @@ export class WakeAttempt {
     });
     let result: WakeResult;
     try {
-      result = await new WakeRun(this.deps, pod, this.reporterFor(request), signal, fence, attemptId).run();
+      const trigger = requestedBy === PREWAKE_REQUESTER ? 'prewake' : 'wake';
+      const reporter = this.reporterFor(request);
+      result = await new WakeRun(this.deps, pod, reporter, signal, fence, attemptId, trigger).run();
     } catch (error) {
       if (error instanceof FenceLostError && error.state === 'stopped') {
         return this.finish(request, requestedAt, stoppedByOperator());
@@ -96,6 +99,9 @@ export class WakeAttempt {
     verdict: Pick<WakeCompletion, 'wakeOutcome' | 'outcome'>,
   ): Promise<WakeJobResult> {
     const { pod, attemptId, requestedBy } = request;
+    // The snapshot may predate what this wake saw last (a pod it just saw run): dropped before the
+    // Completed record is visible, so no GET pairs this ending with an older pod state.
+    await this.deps.status?.invalidate(pod.name);
     await this.deps.history.completed({
       podName: pod.name,
       attemptId,

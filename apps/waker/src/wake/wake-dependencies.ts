@@ -26,8 +26,8 @@ export interface WakeDependencies {
   readonly logger: AppLogger;
   readonly sleep: Sleep;
   readonly now: () => Date;
-  /** Publishes what the wake observed as the status snapshot GET answers from; none in most specs. */
-  readonly status?: Pick<StatusPublisher, 'begin' | 'publish'>;
+  /** Publishes what the wake observed as the status snapshot GET answers from, and drops it when the wake ends; none in most specs. */
+  readonly status?: Pick<StatusPublisher, 'begin' | 'publish' | 'invalidate'>;
   /** The daily-budget ledger: a reservation before any start or create. */
   readonly ledger?: Pick<BudgetLedger, 'reserve'>;
   /** Wake requested, progress, outcome and budget refusals, for the gateway's event stream. */

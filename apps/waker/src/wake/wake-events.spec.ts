@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type Redis from 'ioredis';
-import { BudgetLedger, RedisKeys, WakeGate, WakeProgressStore } from '@podwarden/platform';
+import { BudgetLedger, RedisClock, RedisKeys, WakeGate, WakeProgressStore } from '@podwarden/platform';
 import {
   RecordedEvents,
   actionAccepted,
@@ -42,7 +42,7 @@ describe('WakeAttempt: what a wake announces on the event stream', () => {
     const intents = new MemoryIntents();
     const runner = new WakeJobRunner({
       config: testConfig(budget ? { DAILY_BUDGET_USD: budget.dailyUsd, MAX_RUNTIME_MINUTES: '60' } : {}),
-      ledger: budget ? new BudgetLedger(redis, KEYS) : undefined,
+      ledger: budget ? new BudgetLedger(redis, KEYS, new RedisClock(redis)) : undefined,
       client: runpod,
       actions: new RecordingActionLog(undefined, intents),
       intents,
@@ -115,6 +115,7 @@ describe('WakeAttempt: what a wake announces on the event stream', () => {
         ),
         spentUsd: 0,
         reservedUsd: 0,
+        providerUsd: null,
         wakeUsd: 2,
         budgetUsd: 1.5,
         pricePerHour: 2,

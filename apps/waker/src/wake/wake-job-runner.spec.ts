@@ -26,7 +26,7 @@ import {
   type FakeRunPod,
 } from '@podwarden/testing';
 import { realSleep, type Sleep } from './sleeper';
-import { WakeJobRunner } from './wake-job-runner';
+import { WakeJobRunner, type WakeJobRunnerDependencies } from './wake-job-runner';
 import { deferred } from './testing/deferred';
 import { FIXED_NOW, fixedClock } from './testing/fixed-clock';
 import { L40S, RANKED_CATALOG } from './testing/gpu-catalogs';
@@ -78,6 +78,7 @@ function replica(
     onJoinWait?: (waits: number) => Promise<void> | void;
     gateLeaseMs?: number;
     history?: Pick<WakeHistory, 'requested' | 'completed'>;
+    status?: WakeJobRunnerDependencies['status'];
     pod?: Partial<PodConfig>;
   } = {},
 ): RunnerHarness {
@@ -108,6 +109,7 @@ function replica(
     gateLeaseMs: options.gateLeaseMs ?? 30_000,
     joinPollMs: JOIN_POLL_MS,
     joinSleep,
+    status: options.status,
   });
   return { runner, gate, progress, actions, logs, joinWaits: () => waits };
 }
@@ -294,6 +296,33 @@ describe(WakeJobRunner.name, () => {
       ]);
     });
 
+    it('drops the status snapshot before the Completed record shows, whatever the ending', async () => {
+      for (const [attemptId, runpod] of [
+        [
+          'job-S',
+          scriptedRunPod()
+            .onList(volumeWith(['p1']))
+            .onObserve('p1', found('p1', 'Running', 1)),
+        ],
+        ['job-F', scriptedRunPod().onList(unreadableList('http 502'))],
+      ] as const) {
+        const history = new RecordingWakeHistory(runpod);
+        const status = {
+          begin: () => Promise.resolve(null),
+          publish: () => Promise.resolve(),
+          invalidate: (podName: string) => Promise.resolve(runpod.note(`status dropped ${podName}`)),
+        };
+        const { runner } = replica(runpod, { history, status });
+
+        await runner.process(job(attemptId, { podName: TEST_POD_NAME }));
+
+        expect(runpod.events.slice(-2)).toEqual([
+          `status dropped ${TEST_POD_NAME}`,
+          `history Completed ${attemptId}`,
+        ]);
+      }
+    });
+
     it('answers with the configured name and the proxy URL of the serving pod, whatever case the payload used', async () => {
       const runpod = scriptedRunPod()
         .onList(volumeWith(['p1']))
@@ -418,6 +447,23 @@ describe(WakeJobRunner.name, () => {
       await running;
 
       expect(await sut.progress.get(TEST_POD_NAME)).toBeNull();
+    });
+
+    it.each([
+      ['prewake', 'prewake'],
+      ['chat', 'wake'],
+    ])('a job requested by %s records its RunPod writes with trigger %s', async (requestedBy, trigger) => {
+      const sut = replica(
+        scriptedRunPod()
+          .onList(emptyVolume())
+          .onCatalog(RANKED_CATALOG)
+          .onCreate(createRefused(402, null, 'insufficient balance')),
+      );
+
+      await sut.runner.process(job('job-P', { podName: TEST_POD_NAME, requestedBy }));
+
+      expect(sut.actions.entries.length).toBeGreaterThan(0);
+      expect(sut.actions.entries.map((e) => e.trigger)).toEqual(sut.actions.entries.map(() => trigger));
     });
 
     it('a stale pod the termination guard kept is named in the history reason and the job result (no call, so no action row)', async () => {

@@ -70,7 +70,20 @@ export function stillInDoubt(count: number, diagnostics: WakeDiagnostics): WakeR
   );
 }
 
-/** The pod this wake created will not serve (not what was asked, failed, or not running in time). */
+/**
+ * Out of polls while the pod this wake created is still coming up: left to
+ * boot, not terminated (the idle monitor's guards stop it if it never serves).
+ */
+export function createdPodLeftToBoot(
+  podId: string,
+  candidate: GpuCandidate,
+  message: string,
+  diagnostics: WakeDiagnostics,
+): WakeResult {
+  return { ...onCandidate(podId, candidate, diagnostics), outcome: 'Waiting', message };
+}
+
+/** The pod this wake created will not serve (not what was asked, or failed): torn down or gone. */
 export function createdPodEnded(
   podId: string,
   candidate: GpuCandidate,

@@ -53,6 +53,8 @@ export class WakeRunContext {
     jobSignal?: AbortSignal,
     readonly fence?: WakeRunFence,
     readonly attemptId: string = 'unknown',
+    /** A pre-wake's RunPod writes are recorded as such, a person's as `wake`. */
+    private readonly trigger: 'wake' | 'prewake' = 'wake',
   ) {
     this.writeAhead = new WriteAhead(deps, pod.name, attemptId, fence?.token ?? null);
     const signals = [jobSignal, fence?.signal].filter((s): s is AbortSignal => s !== undefined);
@@ -125,7 +127,7 @@ export class WakeRunContext {
       actions: this.deps.actions,
       at: this.deps.now().toISOString(),
       podName: this.pod.name,
-      trigger: 'wake',
+      trigger: this.trigger,
       ...record,
       closing: closingOf(intent, inDoubtStatus),
     });

@@ -30,8 +30,9 @@ export class WakeRun {
     signal?: AbortSignal,
     fence?: WakeRunFence,
     attemptId?: string,
+    trigger: 'wake' | 'prewake' = 'wake',
   ) {
-    this.ctx = new WakeRunContext(deps, pod, progress, signal, fence, attemptId);
+    this.ctx = new WakeRunContext(deps, pod, progress, signal, fence, attemptId, trigger);
   }
 
   async run(): Promise<WakeResult> {

@@ -4,3 +4,4 @@ export const LOGGER = Symbol('AppLogger');
 export const REDIS = Symbol('Redis');
 export const RUNPOD_CLIENT = Symbol('RunPodClient');
 export const REDIS_KEYS = Symbol('RedisKeys');
+export const RUNPOD_INSIGHTS = Symbol('RunPodInsights');

@@ -6,10 +6,8 @@ interface Closable {
 }
 
 /**
- * SIGTERM/SIGINT run the shutdown hooks (workers finish or hand back their
- * job, Redis connections close) and then exit 0. Nest's own hooks re-raise
- * the signal afterwards, which orchestrators report as a kill, not a clean
- * stop. A second signal, or a close that hangs, exits at once.
+ * SIGTERM/SIGINT run the shutdown hooks, then exit 0: Nest's own hooks re-raise the signal, which
+ * orchestrators report as a kill. A second signal, or a close that hangs, exits at once.
  */
 export function closeOnSignals(app: Closable, logger: AppLogger, graceMs: number): void {
   let closing = false;

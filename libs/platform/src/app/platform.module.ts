@@ -8,11 +8,14 @@ import {
 } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { PodwardenConfig } from '@podwarden/policies';
-import type { RunPodClient } from '@podwarden/runpod-client';
+import type { RunPodClient, RunPodInsights } from '@podwarden/runpod-client';
 import type { AppLogger } from '../logging/logger';
 import { createRedis } from '../redis/redis-connection';
+import { RedisClock, type SharedClock } from '../redis/redis-clock';
 import { RedisKeys } from '../redis/redis-keys';
-import { createRunPodClient } from '../runpod/create-runpod-client';
+import { createRunPodClient, createRunPodInsights } from '../runpod/create-runpod-client';
+import { BillingStore } from '../billing/billing-store';
+import { DiagnosisStore } from '../diagnosis/diagnosis-store';
 import { ActionLog } from '../records/action-log';
 import { WakeHistory } from '../records/wake-history';
 import { ReadyLog } from '../records/ready-log';
@@ -22,6 +25,8 @@ import { BillableIntents } from '../records/billable-intents';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { KeepAliveStore } from '../idle/keep-alive-store';
 import { ProxyActivityStore } from '../proxy/proxy-activity-store';
+import { UsageStore } from '../usage/usage-store';
+import { RhythmStore } from '../usage/rhythm-store';
 import { StopService } from '../stop/stop-service';
 import { PendingStopStore } from '../stop/pending-stop-store';
 import { StatusSnapshotStore } from '../status/status-snapshot-store';
@@ -31,7 +36,7 @@ import { BudgetLedger } from '../budget/budget-ledger';
 import { PodEventPublisher } from '../events/pod-event-publisher';
 import { PodEventReader } from '../events/pod-event-reader';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
-import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT } from './app-tokens';
+import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT, RUNPOD_INSIGHTS } from './app-tokens';
 import type { AppStart } from './start-app';
 
 /** A Redis store that needs only the connection and the key namespace. */
@@ -39,6 +44,15 @@ function keyedStore<T>(store: new (redis: Redis, keys: RedisKeys) => T): Provide
   return {
     provide: store,
     useFactory: (redis: Redis, keys: RedisKeys) => new store(redis, keys),
+    inject: [REDIS, REDIS_KEYS],
+  };
+}
+
+/** A Redis store whose times are judged on the shared clock (Redis's). */
+function clockedStore<T>(store: new (redis: Redis, keys: RedisKeys, clock: SharedClock) => T): Provider {
+  return {
+    provide: store,
+    useFactory: (redis: Redis, keys: RedisKeys) => new store(redis, keys, new RedisClock(redis)),
     inject: [REDIS, REDIS_KEYS],
   };
 }
@@ -59,10 +73,12 @@ class PlatformLifecycle implements OnApplicationShutdown {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(RUNPOD_CLIENT) private readonly client: RunPodClient,
+    @Inject(RUNPOD_INSIGHTS) private readonly insights: RunPodInsights,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.client.close().catch(() => undefined);
+    await this.insights.close().catch(() => undefined);
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
@@ -96,6 +112,14 @@ export class PlatformModule {
           createRunPodClient(config, logger, metrics.observeRunPod),
         inject: [CONFIG, LOGGER, PodwardenMetrics],
       },
+      {
+        provide: RUNPOD_INSIGHTS,
+        useFactory: (config: PodwardenConfig, logger: AppLogger, metrics: PodwardenMetrics) =>
+          createRunPodInsights(config, logger, metrics.observeRunPod),
+        inject: [CONFIG, LOGGER, PodwardenMetrics],
+      },
+      keyedStore(BillingStore),
+      keyedStore(DiagnosisStore),
       keyedStore(StatusSnapshotStore),
       {
         provide: StatusPublisher,
@@ -130,10 +154,17 @@ export class PlatformModule {
         inject: [REDIS, REDIS_KEYS, CONFIG],
       },
       keyedStore(IdleStateStore),
-      keyedStore(BudgetLedger),
+      clockedStore(BudgetLedger),
       keyedStore(PendingStopStore),
       keyedStore(KeepAliveStore),
-      keyedStore(ProxyActivityStore),
+      clockedStore(ProxyActivityStore),
+      {
+        provide: UsageStore,
+        useFactory: (redis: Redis, keys: RedisKeys, config: PodwardenConfig) =>
+          new UsageStore(redis, keys, config.rhythm.usageRetentionDays),
+        inject: [REDIS, REDIS_KEYS, CONFIG],
+      },
+      keyedStore(RhythmStore),
       loggedStore(PodEventPublisher),
       keyedStore(PodEventReader),
       {
@@ -148,8 +179,21 @@ export class PlatformModule {
           gate: WakeGate,
           pending: PendingStopStore,
           intents: BillableIntents,
+          metrics: PodwardenMetrics,
         ) =>
-          new StopService(config, client, actions, idle, logger, undefined, events, gate, pending, intents),
+          new StopService(
+            config,
+            client,
+            actions,
+            idle,
+            logger,
+            undefined,
+            events,
+            gate,
+            pending,
+            intents,
+            metrics.countStopAction,
+          ),
         inject: [
           CONFIG,
           RUNPOD_CLIENT,
@@ -160,6 +204,7 @@ export class PlatformModule {
           WakeGate,
           PendingStopStore,
           BillableIntents,
+          PodwardenMetrics,
         ],
       },
       PlatformLifecycle,
@@ -173,6 +218,9 @@ export class PlatformModule {
         REDIS,
         REDIS_KEYS,
         RUNPOD_CLIENT,
+        RUNPOD_INSIGHTS,
+        BillingStore,
+        DiagnosisStore,
         PodwardenMetrics,
         ActionLog,
         WakeHistory,
@@ -185,6 +233,8 @@ export class PlatformModule {
         BudgetLedger,
         PendingStopStore,
         ProxyActivityStore,
+        UsageStore,
+        RhythmStore,
         StopService,
         StatusSnapshotStore,
         StatusPublisher,

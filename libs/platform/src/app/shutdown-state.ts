@@ -1,8 +1,6 @@
 /**
- * Set once a process starts shutting down. Redis connections read it in their
- * retry strategy: a connection that lost Redis stops reconnecting from then on,
- * so what waits on it (BullMQ's close, a QUIT) settles instead of waiting for
- * a Redis that may never come back within the shutdown grace.
+ * Set once shutdown starts: Redis connections stop reconnecting from then on, so what waits on one
+ * (BullMQ's close, a QUIT) settles instead of waiting past the grace for a Redis that may not come back.
  */
 let shuttingDown = false;
 

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { connectTestRedis, deleteKeysUnder, MovedClock, uniqueTestPrefix } from '@podwarden/testing';
+import { RedisClock } from '../redis/redis-clock';
 import { RedisKeys } from '../redis/redis-keys';
 import { BudgetLedger } from './budget-ledger';
 
@@ -10,10 +11,17 @@ describe('BudgetLedger (real Redis)', () => {
   let redis: Redis;
   let ledger: BudgetLedger;
   const prefix = uniqueTestPrefix('budget');
+  // The shared clock the test moves; callers here are on time with it unless a case says otherwise.
+  const shared = new MovedClock(NOON);
+  /** `t` as the moment of the call that takes it: the shared clock reads it too. */
+  const at = (t: number): number => {
+    shared.at = t;
+    return t;
+  };
 
   beforeAll(() => {
     redis = connectTestRedis();
-    ledger = new BudgetLedger(redis, new RedisKeys(prefix), 'caller');
+    ledger = new BudgetLedger(redis, new RedisKeys(prefix), shared);
   });
   afterEach(async () => {
     await deleteKeysUnder(redis, prefix);
@@ -23,12 +31,41 @@ describe('BudgetLedger (real Redis)', () => {
     redis.disconnect();
   });
 
+  it("judges spend on RunPod's billing when it exceeds the ledger: a leak the ledger missed refuses the wake", async () => {
+    const keys = new RedisKeys(prefix);
+    await redis.set(keys.budgetProvider('2026-12-01'), '900000');
+    const refused = await ledger.reserve('a', { micros: 200_000, pricePerHour: 1, at: at(NOON) }, 1_000_000);
+    expect(refused).toEqual({
+      kind: 'refused',
+      spentMicros: 0,
+      reservedMicros: 0,
+      accruingMicros: 0,
+      providerMicros: 900_000,
+    });
+    const fits = await ledger.reserve('a', { micros: 100_000, pricePerHour: 1, at: at(NOON) }, 1_000_000);
+    expect(fits.kind).toBe('reserved');
+  });
+
+  it('an open run counts its time so far once, whichever measure is larger', async () => {
+    const keys = new RedisKeys(prefix);
+    await ledger.reserve('a', { micros: 500_000, pricePerHour: 1, at: at(NOON) }, 2_000_000);
+    // Half an hour later RunPod has billed that run 0.5 USD: the same money as the ledger's accruing part.
+    await redis.set(keys.budgetProvider('2026-12-01'), '500000');
+    const later = NOON + HOUR / 2;
+    const second = await ledger.reserve(
+      'b',
+      { micros: 1_500_000, pricePerHour: 1, at: at(later) },
+      2_000_000,
+    );
+    expect(second).toMatchObject({ kind: 'reserved', accruingMicros: 500_000, providerMicros: 500_000 });
+  });
+
   it('reserves within the budget and refuses what would exceed it, naming spent and reserved', async () => {
-    const a = await ledger.reserve('a', { micros: 600_000, pricePerHour: 1, at: NOON }, 1_000_000);
-    const b = await ledger.reserve('b', { micros: 600_000, pricePerHour: 1, at: NOON }, 1_000_000);
-    expect(a).toEqual({ kind: 'reserved', spentMicros: 0, reservedMicros: 0 });
-    expect(b).toEqual({ kind: 'refused', spentMicros: 0, reservedMicros: 600_000 });
-    expect(await ledger.figures(NOON)).toEqual({
+    const a = await ledger.reserve('a', { micros: 600_000, pricePerHour: 1, at: at(NOON) }, 1_000_000);
+    const b = await ledger.reserve('b', { micros: 600_000, pricePerHour: 1, at: at(NOON) }, 1_000_000);
+    expect(a).toMatchObject({ kind: 'reserved', spentMicros: 0, reservedMicros: 0, providerMicros: null });
+    expect(b).toMatchObject({ kind: 'refused', spentMicros: 0, reservedMicros: 600_000 });
+    expect(await ledger.figures(at(NOON))).toEqual({
       spentMicros: 0,
       reservedMicros: 600_000,
       accruingMicros: 0,
@@ -38,24 +75,24 @@ describe('BudgetLedger (real Redis)', () => {
   it('many replicas reserving at once never exceed the budget together', async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        ledger.reserve(`pod${i}`, { micros: 300_000, pricePerHour: 1, at: NOON }, 1_000_000),
+        ledger.reserve(`pod${i}`, { micros: 300_000, pricePerHour: 1, at: at(NOON) }, 1_000_000),
       ),
     );
     expect(outcomes.filter((o) => o.kind === 'reserved')).toHaveLength(3);
-    expect((await ledger.figures(NOON)).reservedMicros).toBe(900_000);
+    expect((await ledger.figures(at(NOON))).reservedMicros).toBe(900_000);
   });
 
   it('without a budget every reservation is taken (the ledger still estimates spend)', async () => {
-    const outcome = await ledger.reserve('a', { micros: 10 ** 12, pricePerHour: 1, at: NOON }, null);
+    const outcome = await ledger.reserve('a', { micros: 10 ** 12, pricePerHour: 1, at: at(NOON) }, null);
     expect(outcome.kind).toBe('reserved');
   });
 
   it('settling turns the reservation into price × observed uptime, once', async () => {
-    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 2, at: NOON }, 10_000_000);
+    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 2, at: at(NOON) }, 10_000_000);
     // Observed up half an hour after the reservation, stopped an hour after that: 1 h × 2 USD/h.
-    expect(await ledger.settle('A', NOON + HOUR / 2, NOON + 1.5 * HOUR)).toBe(2_000_000);
-    expect(await ledger.settle('a', NOON, NOON + 2 * HOUR)).toBeNull();
-    expect(await ledger.figures(NOON + 2 * HOUR)).toEqual({
+    expect(await ledger.settle('A', NOON + HOUR / 2, at(NOON + 1.5 * HOUR))).toBe(2_000_000);
+    expect(await ledger.settle('a', NOON, at(NOON + 2 * HOUR))).toBeNull();
+    expect(await ledger.figures(at(NOON + 2 * HOUR))).toEqual({
       spentMicros: 2_000_000,
       reservedMicros: 0,
       accruingMicros: 0,
@@ -63,21 +100,21 @@ describe('BudgetLedger (real Redis)', () => {
     // The freed room is reservable again.
     const again = await ledger.reserve(
       'b',
-      { micros: 8_000_000, pricePerHour: 2, at: NOON + 2 * HOUR },
+      { micros: 8_000_000, pricePerHour: 2, at: at(NOON + 2 * HOUR) },
       10_000_000,
     );
-    expect(again).toEqual({ kind: 'reserved', spentMicros: 2_000_000, reservedMicros: 0 });
+    expect(again).toMatchObject({ kind: 'reserved', spentMicros: 2_000_000, reservedMicros: 0 });
   });
 
   it('without an observed uptime a run is priced from its reservation', async () => {
-    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 1, at: NOON }, null);
-    expect(await ledger.settle('a', null, NOON + HOUR)).toBe(1_000_000);
+    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 1, at: at(NOON) }, null);
+    expect(await ledger.settle('a', null, at(NOON + HOUR))).toBe(1_000_000);
   });
 
   it("a pod's new reservation settles its old one at the time so far (never lost, never counted twice)", async () => {
-    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 1, at: NOON }, null);
-    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 1, at: NOON + HOUR }, null);
-    expect(await ledger.figures(NOON + HOUR)).toEqual({
+    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 1, at: at(NOON) }, null);
+    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 1, at: at(NOON + HOUR) }, null);
+    expect(await ledger.figures(at(NOON + HOUR))).toEqual({
       spentMicros: 1_000_000,
       reservedMicros: 6_000_000,
       accruingMicros: 0,
@@ -85,18 +122,18 @@ describe('BudgetLedger (real Redis)', () => {
   });
 
   it('a re-run of the same attempt keeps its reservation: nothing settled, nothing added', async () => {
-    const first = { micros: 6_000_000, pricePerHour: 1, at: NOON, attemptId: 'job-7' };
+    const first = { micros: 6_000_000, pricePerHour: 1, at: at(NOON), attemptId: 'job-7' };
     await ledger.reserve('a', first, 10_000_000);
-    const again = await ledger.reserve('a', { ...first, at: NOON + HOUR }, 10_000_000);
-    expect(again).toEqual({ kind: 'reserved', spentMicros: 0, reservedMicros: 0 });
-    expect(await ledger.figures(NOON)).toEqual({
+    const again = await ledger.reserve('a', { ...first, at: at(NOON + HOUR) }, 10_000_000);
+    expect(again).toMatchObject({ kind: 'reserved', spentMicros: 0, reservedMicros: 0 });
+    expect(await ledger.figures(at(NOON))).toEqual({
       spentMicros: 0,
       reservedMicros: 6_000_000,
       accruingMicros: 0,
     });
     // Another attempt settles it at its time so far, as before.
-    await ledger.reserve('a', { ...first, at: NOON + HOUR, attemptId: 'job-8' }, 10_000_000);
-    expect(await ledger.figures(NOON + HOUR)).toEqual({
+    await ledger.reserve('a', { ...first, at: at(NOON + HOUR), attemptId: 'job-8' }, 10_000_000);
+    expect(await ledger.figures(at(NOON + HOUR))).toEqual({
       spentMicros: 1_000_000,
       reservedMicros: 6_000_000,
       accruingMicros: 0,
@@ -104,9 +141,9 @@ describe('BudgetLedger (real Redis)', () => {
   });
 
   it('figures price the open runs by their time so far, at most their reservation', async () => {
-    await ledger.reserve('a', { micros: 1_500_000, pricePerHour: 1, at: NOON }, null);
-    expect((await ledger.figures(NOON + HOUR)).accruingMicros).toBe(1_000_000);
-    expect((await ledger.figures(NOON + 5 * HOUR)).accruingMicros).toBe(1_500_000);
+    await ledger.reserve('a', { micros: 1_500_000, pricePerHour: 1, at: at(NOON) }, null);
+    expect((await ledger.figures(at(NOON + HOUR))).accruingMicros).toBe(1_000_000);
+    expect((await ledger.figures(at(NOON + 5 * HOUR))).accruingMicros).toBe(1_500_000);
   });
 
   describe("on Redis's clock (production), callers minutes apart", () => {
@@ -118,7 +155,7 @@ describe('BudgetLedger (real Redis)', () => {
     const keys = new RedisKeys(prefix);
 
     beforeAll(() => {
-      onRedis = new BudgetLedger(redis, keys);
+      onRedis = new BudgetLedger(redis, keys, new RedisClock(redis));
     });
 
     async function redisDay(): Promise<string> {

@@ -1,6 +1,8 @@
 import type Redis from 'ioredis';
 import { uptimeMicros, utcDay } from '@podwarden/policies';
+import type { SharedClock } from '../redis/redis-clock';
 import type { RedisKeys } from '../redis/redis-keys';
+import { reserveWithinBudget, settleReservationOnce } from './scripts/budget-scripts';
 
 /** One open reservation: a wake's worst case, until the pod's run is settled. */
 export interface OpenReservation {
@@ -8,7 +10,7 @@ export interface OpenReservation {
   readonly pricePerHour: number;
   /**
    * When it was reserved (epoch ms): the run's start when no uptime was
-   * observed. Given on the caller's clock; stored on Redis's (see LedgerClock).
+   * observed. Given on the caller's clock; stored on the shared clock.
    */
   readonly at: number;
   /**
@@ -26,69 +28,31 @@ export interface LedgerFigures {
   readonly accruingMicros: number;
 }
 
+/** The ledger's figures at the reservation; `spentMicros` is what the ledger settled (not the judged spend). */
+export interface ReserveFigures {
+  readonly spentMicros: number;
+  readonly reservedMicros: number;
+  /** The open runs at price × time so far (part of `reservedMicros`). */
+  readonly accruingMicros: number;
+  /** RunPod's billing today as last reconciled; null when none was recorded today. */
+  readonly providerMicros: number | null;
+}
+
 export type ReserveOutcome =
-  | { readonly kind: 'reserved'; readonly spentMicros: number; readonly reservedMicros: number }
-  | { readonly kind: 'refused'; readonly spentMicros: number; readonly reservedMicros: number };
+  ({ readonly kind: 'reserved' } & ReserveFigures) | ({ readonly kind: 'refused' } & ReserveFigures);
 
 const DAY_KEY_TTL_SECONDS = 3 * 86_400;
 
 /**
- * Whose clock the ledger keeps its times and its UTC day on. 'redis': every
- * time a caller passes is moved onto Redis's clock (by the caller's offset
- * from Redis, read on each call), so a waker and an idle monitor minutes apart
- * agree on when a run was reserved and on the day it counts in. 'caller':
- * the times as given (for tests that move their own clock).
- */
-export type LedgerClock = 'redis' | 'caller';
-
-// Atomic across every replica: the same attempt's reservation is kept as it
-// is; an older reservation of the same pod is settled at its time so far,
-// then spent + open + this one must stay within the budget.
-// KEYS: open-reservations hash, today's spent counter. ARGV: pod, micros,
-// budget micros (-1: no budget), reservation JSON, now, TTL, attempt ('' when none).
-const RESERVE = `
-local kept = nil
-local old = redis.call('HGET', KEYS[1], ARGV[1])
-if old then
-  local r = cjson.decode(old)
-  if ARGV[7] ~= '' and r.attemptId == ARGV[7] then
-    kept = r.micros
-  else
-    local used = math.floor(r.pricePerHour * (tonumber(ARGV[5]) - r.at) * 1000000 / 3600000 + 0.5)
-    if used > r.micros then used = r.micros end
-    if used > 0 then redis.call('INCRBY', KEYS[2], used) end
-    redis.call('HDEL', KEYS[1], ARGV[1])
-  end
-end
-local spent = tonumber(redis.call('GET', KEYS[2]) or '0')
-local reserved = 0
-for _, v in ipairs(redis.call('HVALS', KEYS[1])) do reserved = reserved + cjson.decode(v).micros end
-if kept then return {1, spent, reserved - kept} end
-local budget = tonumber(ARGV[3])
-if budget >= 0 and spent + reserved + tonumber(ARGV[2]) > budget then return {0, spent, reserved} end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
-redis.call('INCRBY', KEYS[2], 0)
-redis.call('EXPIRE', KEYS[2], ARGV[6])
-return {1, spent, reserved}`;
-
-// KEYS: open-reservations hash, today's spent counter. ARGV: pod, settled micros. Idempotent.
-const SETTLE = `
-if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return 0 end
-redis.call('INCRBY', KEYS[2], ARGV[2])
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-return 1`;
-
-/**
- * The daily-budget ledger every replica shares in Redis: today's settled
- * spend (a counter per UTC day) and one open reservation per pod name (the
- * wake gate runs one wake per volume). Reading or writing it may throw: the
- * caller decides what an unreadable ledger means (a wake refuses).
+ * The shared daily-budget ledger: today's settled spend and one open reservation per pod. It may throw:
+ * the caller decides (a wake refuses). Times and the UTC day are Redis's clock, every caller's time moved
+ * onto it by its offset, so replicas minutes apart agree on a run's reservation and on its day.
  */
 export class BudgetLedger {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
-    private readonly clock: LedgerClock = 'redis',
+    private readonly clock: SharedClock,
   ) {}
 
   async reserve(
@@ -97,28 +61,33 @@ export class BudgetLedger {
     budgetMicros: number | null,
   ): Promise<ReserveOutcome> {
     const at = reservation.at + (await this.offsetFrom(reservation.at));
-    const answer = (await this.redis.eval(
-      RESERVE,
-      2,
-      this.keys.budgetOpen(),
-      this.keys.budgetSpent(utcDay(at)),
-      podName.toLowerCase(),
-      String(reservation.micros),
-      String(budgetMicros ?? -1),
-      JSON.stringify({ ...reservation, at }),
-      String(at),
-      String(DAY_KEY_TTL_SECONDS),
-      reservation.attemptId ?? '',
-    )) as [number, number, number];
-    const [ok, spentMicros, reservedMicros] = answer.map(Number);
-    return { kind: ok === 1 ? 'reserved' : 'refused', spentMicros, reservedMicros };
+    const answer = await reserveWithinBudget(
+      this.redis,
+      [this.keys.budgetOpen(), this.keys.budgetSpent(utcDay(at)), this.keys.budgetProvider(utcDay(at))],
+      [
+        podName.toLowerCase(),
+        String(reservation.micros),
+        String(budgetMicros ?? -1),
+        JSON.stringify({ ...reservation, at }),
+        String(at),
+        String(DAY_KEY_TTL_SECONDS),
+        reservation.attemptId ?? '',
+      ],
+    );
+    const [ok, spentMicros, reservedMicros, accruingMicros, provider] = answer.map(Number);
+    const providerMicros = provider < 0 ? null : provider;
+    return {
+      kind: ok === 1 ? 'reserved' : 'refused',
+      spentMicros,
+      reservedMicros,
+      accruingMicros,
+      providerMicros,
+    };
   }
 
   /**
-   * Ends a pod's run: its reservation becomes price × observed uptime (from
-   * `upSince`, or from the reservation when no uptime was observed). Returns
-   * the settled micro-dollars, or null when nothing was open. `upSince` and
-   * `now` are on the caller's clock.
+   * Ends a pod's run: its reservation becomes price × observed uptime (from `upSince`, else the reservation).
+   * Answers the settled micro-dollars, or null when nothing was open. Times are on the caller's clock.
    */
   async settle(podName: string, upSince: number | null, now: number): Promise<number | null> {
     // One field, not the whole hash: every tick settles every pod seen down, most with nothing open.
@@ -130,14 +99,10 @@ export class BudgetLedger {
     const reservedAt = reservation.at - offset;
     const from = upSince !== null && upSince >= reservedAt ? upSince : reservedAt;
     const micros = uptimeMicros(reservation.pricePerHour, from, now);
-    const settled = await this.redis.eval(
-      SETTLE,
-      2,
-      this.keys.budgetOpen(),
-      this.keys.budgetSpent(utcDay(now + offset)),
-      podName.toLowerCase(),
-      String(micros),
-      String(DAY_KEY_TTL_SECONDS),
+    const settled = await settleReservationOnce(
+      this.redis,
+      [this.keys.budgetOpen(), this.keys.budgetSpent(utcDay(now + offset))],
+      [podName.toLowerCase(), String(micros), String(DAY_KEY_TTL_SECONDS)],
     );
     return Number(settled) === 1 ? micros : null;
   }
@@ -160,11 +125,9 @@ export class BudgetLedger {
     return { spentMicros: Number(spent ?? 0), reservedMicros, accruingMicros };
   }
 
-  /** Redis's clock minus the caller's (`callerNow`); 0 when the caller's clock is kept. */
+  /** The shared clock minus the caller's (`callerNow`). */
   private async offsetFrom(callerNow: number): Promise<number> {
-    if (this.clock === 'caller') return 0;
-    const [seconds, micros] = await this.redis.time();
-    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - callerNow;
+    return (await this.clock.now()) - callerNow;
   }
 
   private async open(): Promise<Map<string, OpenReservation>> {

@@ -11,10 +11,8 @@ export interface PodEventSink {
 }
 
 /**
- * Appends a pod's events to its Redis stream (capped, approximately, at the
- * retention), where every gateway replica reads them. An event is a
- * notification, never a record: a failed or slow append is logged at Warning
- * and never fails the wake, tick or stop that produced it.
+ * Appends a pod's events to its capped Redis stream, read by every gateway. An event is a notification,
+ * not a record: a failed or slow append is a Warning and never fails the wake, tick or stop behind it.
  */
 export class PodEventPublisher implements PodEventSink {
   constructor(

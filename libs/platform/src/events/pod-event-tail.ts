@@ -13,10 +13,8 @@ export interface PodEventTailOptions {
 }
 
 /**
- * Follows every pod's event stream on one dedicated connection (XREAD BLOCK
- * ties it up) and hands each new event to `deliver`, in stream order per pod.
- * It starts from each stream's newest entry, so it delivers only what is
- * published after start(); replay is the reader's job.
+ * Follows every pod's event stream on one dedicated connection (XREAD BLOCK ties it up), delivering in
+ * stream order per pod only what is published after start(); replay is the reader's job.
  */
 export class PodEventTail {
   private running = false;

@@ -1,8 +1,6 @@
 /**
- * What happens to a pod, as the gateway streams it (GET /api/pods/{name}/events).
- * The type is the SSE `event:` field; the data is one JSON object that always
- * carries `pod` and `at` (ISO time of the happening). docs/http-api.md lists
- * every type with its fields.
+ * What happens to a pod, as GET /api/pods/{name}/events streams it: the type is the SSE `event:`, the data
+ * one JSON object with `pod` and `at` (ISO). docs/http-api.md lists every type with its fields.
  */
 export const POD_EVENT_TYPES = [
   'wake-requested',
@@ -14,6 +12,10 @@ export const POD_EVENT_TYPES = [
   'keepalive',
   'budget-refused',
   'proxy',
+  'billing-mismatch',
+  'boot-diagnosis',
+  'idle-window',
+  'prewake',
 ] as const;
 
 export type PodEventType = (typeof POD_EVENT_TYPES)[number];

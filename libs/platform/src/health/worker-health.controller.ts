@@ -4,13 +4,12 @@ import { Registry } from 'prom-client';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
 import { HealthController } from './health.controller';
 import { RedisHealthIndicator } from './redis-health.indicator';
-import { WorkerState } from './worker-state';
+import { WorkerState, type ReadinessCheck } from './worker-state';
 
 /**
- * A worker's HEALTH_PORT: live says the process answers; ready says it does
- * its job (Redis answers, its BullMQ worker takes jobs, and for the idle
- * monitor ticks keep completing), so an orchestrator restarts a replica
- * that cannot.
+ * A worker's HEALTH_PORT: live says the process answers; ready says it does its job (Redis, its BullMQ
+ * worker, and for the idle monitor ticks completing, its scheduler present, a configuration), so an
+ * orchestrator sees a replica that does not.
  */
 @Controller('health')
 export class WorkerHealthController extends HealthController {
@@ -23,7 +22,7 @@ export class WorkerHealthController extends HealthController {
     super(health, redis);
   }
 
-  /** live is the gateway's; ready adds the worker and, for the idle monitor, its ticks. */
+  /** live is the gateway's; ready adds the worker, for the idle monitor its ticks, and the app's own checks. */
   @Get('ready')
   @HealthCheck()
   override ready() {
@@ -31,7 +30,16 @@ export class WorkerHealthController extends HealthController {
       () => this.redis.check(),
       () => this.workerCheck(),
       ...(this.state.ticks ? [() => this.ticksCheck()] : []),
+      ...[...this.state.checks()].map(([name, check]) => this.appCheck(name, check)),
     ]);
+  }
+
+  private appCheck(name: string, check: ReadinessCheck) {
+    return async () => {
+      const indicator = this.indicators.check(name);
+      const item = await check();
+      return item.up ? indicator.up(item.details) : indicator.down(item.details);
+    };
   }
 
   private workerCheck() {

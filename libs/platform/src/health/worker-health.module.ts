@@ -19,10 +19,8 @@ export interface WorkerHealthOptions {
 }
 
 /**
- * A worker's health and metrics on HEALTH_PORT: /health/live, /health/ready
- * and /metrics. Global, so the app's processor can inject WorkerState (to
- * attach its BullMQ worker, report ticks) and WorkerMetrics, or the
- * WorkerHostKit that carries both. Needs PlatformModule.
+ * A worker's /health/live, /health/ready and /metrics on HEALTH_PORT. Global, so the processor can inject
+ * WorkerState, WorkerMetrics or the WorkerHostKit carrying both. Needs PlatformModule.
  */
 @Global()
 @Module({})

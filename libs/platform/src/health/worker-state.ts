@@ -4,15 +4,22 @@ import { tickFreshness, type PodwardenConfig, type TickFreshness } from '@podwar
 import type { RedisKeys } from '../redis/redis-keys';
 import { withinTimeout } from '../util/within-timeout';
 
+/** One readiness item an app adds (the idle monitor: its scheduler, its setup); details go in the body. */
+export interface ReadinessItem {
+  readonly up: boolean;
+  readonly details: Record<string, unknown>;
+}
+
+export type ReadinessCheck = () => Promise<ReadinessItem>;
+
 /**
- * What a worker's readiness and metrics know about it: its BullMQ worker
- * (attached once Nest has built it) and, for the idle monitor, when the newest
- * tick completed. That time is shared in Redis: the ticks are spread over the
- * replicas, so "ticks stopped" is about all of them, not one replica's share.
+ * What a worker's readiness and metrics know: its BullMQ worker and, for the idle monitor, when the newest
+ * tick completed, kept in Redis since ticks spread over replicas ("ticks stopped" means all of them).
  */
 export class WorkerState {
   private worker: Worker | null = null;
   private lastTickAtMs: number | null = null;
+  private readonly appChecks = new Map<string, ReadinessCheck>();
 
   constructor(
     private readonly redis: Redis,
@@ -31,6 +38,15 @@ export class WorkerState {
   workerTakingJobs(): boolean {
     const worker = this.worker;
     return worker !== null && worker.isRunning() && !worker.isPaused() && worker.closing === undefined;
+  }
+
+  /** Adds a check of the app's own to /health/ready, under `name`. */
+  addCheck(name: string, check: ReadinessCheck): void {
+    this.appChecks.set(name, check);
+  }
+
+  checks(): ReadonlyMap<string, ReadinessCheck> {
+    return this.appChecks;
   }
 
   /** Records a completed tick here and in Redis; a failed write only leaves the other replicas' view older. */

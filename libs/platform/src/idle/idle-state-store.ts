@@ -1,7 +1,14 @@
 import type Redis from 'ioredis';
-import { INITIAL_IDLE_STATE, type BaselineBook, type IdleState } from '@podwarden/policies';
+import {
+  INITIAL_IDLE_STATE,
+  readErrorClocks,
+  type BaselineBook,
+  type ErrorClocks,
+  type IdleState,
+} from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
-import { RELEASE_IF_HOLDER, RENEW_IF_HOLDER } from '../redis/holder-scripts';
+import { releaseIfHolder, renewIfHolder } from '../redis/holder-scripts';
+import { saveIdleStateIfHolder } from './scripts/idle-scripts';
 
 /** Everything the idle monitor remembers about one configured pod, in Redis so no replica or restart forgets it. */
 export interface IdleRecord {
@@ -16,6 +23,8 @@ export interface IdleRecord {
   readonly seenUp?: readonly string[];
   /** Per pod: since when it has been starting without a runtime (the never-ran guard's clocks). */
   readonly neverRanSince?: Readonly<Record<string, number>>;
+  /** Per pod: since when it has been seen in ERROR, and when its ERROR stop was accepted (the ERROR guard's clocks). */
+  readonly errorSince?: ErrorClocks;
 }
 
 export const EMPTY_IDLE_RECORD: IdleRecord = {
@@ -26,12 +35,9 @@ export const EMPTY_IDLE_RECORD: IdleRecord = {
 };
 
 /**
- * The pod's lock as its holder sees it while the work runs. `save` writes the
- * record only while this holder still owns the lock (checked and written in
- * one Lua call), so a holder whose lease lapsed cannot overwrite the state a
- * newer holder wrote. `stillHeld` asks Redis before an action the newer
- * holder would take itself; `lost` turns true once a renewal, a check or a
- * save finds the lock gone.
+ * The pod's lock as its holder sees it: `save` writes only while this holder owns it (one Lua call), so a
+ * lapsed holder cannot overwrite a newer one's state. `stillHeld` asks Redis before an action; `lost`
+ * turns true once a renewal, check or save finds the lock gone.
  */
 export interface HeldIdleLock {
   readonly lost: boolean;
@@ -40,10 +46,6 @@ export interface HeldIdleLock {
 }
 
 const LOCK_POLL_MS = 50;
-
-const SAVE_IF_HOLDER = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[2], ARGV[2]) return 1 end
-return 0`;
 
 export class IdleStateStore {
   constructor(
@@ -64,6 +66,7 @@ export class IdleStateStore {
         lastTickScheduledAt: parsed.lastTickScheduledAt ?? null,
         ...(parsed.seenUp === undefined ? {} : { seenUp: parsed.seenUp }),
         ...(parsed.neverRanSince === undefined ? {} : { neverRanSince: parsed.neverRanSince }),
+        ...(parsed.errorSince === undefined ? {} : { errorSince: readErrorClocks(parsed.errorSince) }),
       };
     } catch {
       return EMPTY_IDLE_RECORD;
@@ -76,11 +79,9 @@ export class IdleStateStore {
   }
 
   /**
-   * Serialises every writer of one pod's idle state (ticks on any replica, a
-   * manual stop's Down edge). Answers `ran: false` when the lock stays busy
-   * past waitMs; the caller decides whether to skip (a tick) or proceed. The
-   * lease is renewed while the work runs, so it can be short: a holder that
-   * dies frees the pod within one lease.
+   * Serialises every writer of one pod's idle state (ticks on any replica, a manual stop's Down edge);
+   * `ran: false` when busy past waitMs. The lease is renewed while the work runs, so it can be short: a
+   * holder that dies frees the pod within one lease.
    */
   async withLock<T>(
     podName: string,
@@ -101,7 +102,7 @@ export class IdleStateStore {
     };
     const renew = setInterval(
       () => {
-        this.redis.eval(RENEW_IF_HOLDER, 1, key, token, leaseMs).then(
+        renewIfHolder(this.redis, [key], [token, leaseMs]).then(
           (renewed) => {
             if (renewed === 0) held.lost = true;
           },
@@ -115,7 +116,7 @@ export class IdleStateStore {
       return { ran: true, value: await work(held) };
     } finally {
       clearInterval(renew);
-      await this.redis.eval(RELEASE_IF_HOLDER, 1, key, token).catch(() => undefined);
+      await releaseIfHolder(this.redis, [key], [token]).catch(() => undefined);
     }
   }
 
@@ -136,7 +137,7 @@ export class IdleStateStore {
     held: { lost: boolean },
   ): Promise<boolean> {
     const keys = [this.keys.idleLock(podName), this.keys.idleState(podName)];
-    const saved = (await this.redis.eval(SAVE_IF_HOLDER, 2, ...keys, token, JSON.stringify(record))) === 1;
+    const saved = (await saveIdleStateIfHolder(this.redis, keys, [token, JSON.stringify(record)])) === 1;
     if (!saved) held.lost = true;
     return saved;
   }

@@ -27,12 +27,9 @@ export class KeepAliveStore {
   }
 
   /**
-   * The deadline, or null when there is none (or the stored value is not a
-   * number). Without `readerNow`: as stored, on the setter's clock (a gateway).
-   * With it: on the reader's clock, as the key's time left by Redis's clock
-   * counted from `readerNow`, so a setter minutes behind the reader does not
-   * make a keep-alive read as lapsed while it holds (the key expires on
-   * Redis's clock, exactly when it was meant to).
+   * The deadline, or null (none, or not a number). With `readerNow` it is the key's time left on Redis's
+   * clock counted from `readerNow`, so a setter's skewed clock cannot make a holding keep-alive read as
+   * lapsed; without it, as stored (the setter's clock).
    */
   async get(podName: string, readerNow?: number): Promise<number | null> {
     const key = this.keys.keepAlive(podName);

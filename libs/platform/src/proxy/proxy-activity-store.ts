@@ -1,6 +1,8 @@
 import type Redis from 'ioredis';
 import type { ProxyActivity } from '@podwarden/policies';
+import type { SharedClock } from '../redis/redis-clock';
 import type { RedisKeys } from '../redis/redis-keys';
+import { endRequest, leaseRequests, readActivity } from './scripts/proxy-scripts';
 
 /**
  * How long a forwarded request counts as in flight without a renewal: the
@@ -9,52 +11,19 @@ import type { RedisKeys } from '../redis/redis-keys';
  */
 export const PROXY_ACTIVITY_LEASE_MS = 30_000;
 
-// Every script reads the time from Redis (ARGV[1] empty), so leases and the
+// Every script is given the shared clock's time (ARGV[1]), so leases and the
 // last end are written and judged on one clock: a proxy whose clock is minutes
-// behind the idle monitor's must not make a running request look lapsed. A
-// test that moves its own clock passes it as ARGV[1].
-const CLOCK = `
-local function clock()
-  if ARGV[1] ~= '' then return tonumber(ARGV[1]) end
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-`;
-
-// ARGV: clock, lease, 'XX' for a renewal (a request already ended stays ended) or '', request ids.
-const LEASE = `${CLOCK}
-local expiry = clock() + tonumber(ARGV[2])
-for i = 4, #ARGV do
-  if ARGV[3] == 'XX' then redis.call('ZADD', KEYS[1], 'XX', expiry, ARGV[i])
-  else redis.call('ZADD', KEYS[1], expiry, ARGV[i]) end
-end
-return 1`;
-
-// ARGV: clock, request id.
-const END = `${CLOCK}
-local now = clock()
-redis.call('ZREM', KEYS[1], ARGV[2])
-local last = tonumber(redis.call('GET', KEYS[2]) or '0')
-if now > last then redis.call('SET', KEYS[2], now) end
-return 1`;
-
-// ARGV: clock. Answers the count, the last end and the clock it judged by.
-const READ = `${CLOCK}
-local now = clock()
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-return { redis.call('ZCARD', KEYS[1]), redis.call('GET', KEYS[2]), tostring(now) }`;
+// behind the idle monitor's must not make a running request look lapsed.
 
 /**
- * The inference proxies' traffic per pod, in Redis so the idle monitor counts
- * every replica's requests: a sorted set of the requests in flight (member:
- * request id, score: lease expiry) and the time the last one ended, both on
- * Redis's clock. `at` (epoch ms) replaces Redis's clock for tests that move
- * time themselves; production callers leave it out.
+ * The proxies' traffic per pod, in Redis so the idle monitor counts every replica's requests: requests in
+ * flight (id scored by lease expiry) and when the last one ended, on the shared clock (Redis's).
  */
 export class ProxyActivityStore {
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
+    private readonly clock: SharedClock,
     private readonly leaseMs: number = PROXY_ACTIVITY_LEASE_MS,
   ) {}
 
@@ -62,42 +31,37 @@ export class ProxyActivityStore {
     return Math.max(100, Math.floor(this.leaseMs / 3));
   }
 
-  async begin(podName: string, requestId: string, at?: number): Promise<void> {
-    await this.lease(podName, [requestId], '', at);
+  async begin(podName: string, requestId: string): Promise<void> {
+    await this.lease(podName, [requestId], '');
   }
 
   /** Extends the lease of requests still open (an ended request is not brought back). */
-  async renew(podName: string, requestIds: readonly string[], at?: number): Promise<void> {
+  async renew(podName: string, requestIds: readonly string[]): Promise<void> {
     if (requestIds.length === 0) return;
-    await this.lease(podName, requestIds, 'XX', at);
+    await this.lease(podName, requestIds, 'XX');
   }
 
   /** Removes the request and moves the last-ended time forward (never back: replicas end out of order). */
-  async end(podName: string, requestId: string, at?: number): Promise<void> {
-    await this.redis.eval(
-      END,
-      2,
-      this.keys.proxyInFlight(podName),
-      this.keys.proxyLastEnded(podName),
-      clockArg(at),
-      requestId,
+  async end(podName: string, requestId: string): Promise<void> {
+    const now = await this.clock.now();
+    await endRequest(
+      this.redis,
+      [this.keys.proxyInFlight(podName), this.keys.proxyLastEnded(podName)],
+      [String(now), requestId],
     );
   }
 
   /**
-   * Lapsed entries (a replica that died mid-request) are dropped before
-   * counting. `lastEndedAt` comes back on the reader's clock (`readerNow`):
-   * its age on Redis's clock, counted back from the reader's now, so the
-   * reader compares it with its own earlier readings (the last tick).
+   * Lapsed entries (a replica that died mid-request) are dropped before counting. `lastEndedAt` comes back
+   * on the reader's clock (its shared-clock age before `readerNow`), comparable with the reader's last tick.
    */
-  async read(podName: string, readerNow: number = Date.now(), at?: number): Promise<ProxyActivity> {
-    const [inFlight, last, judgedAt] = (await this.redis.eval(
-      READ,
-      2,
-      this.keys.proxyInFlight(podName),
-      this.keys.proxyLastEnded(podName),
-      clockArg(at),
-    )) as [number, string | null, string];
+  async read(podName: string, readerNow: number): Promise<ProxyActivity> {
+    const now = await this.clock.now();
+    const [inFlight, last, judgedAt] = await readActivity(
+      this.redis,
+      [this.keys.proxyInFlight(podName), this.keys.proxyLastEnded(podName)],
+      [String(now)],
+    );
     const lastEnded = last === null ? NaN : Number(last);
     return {
       inFlight: Number(inFlight),
@@ -105,24 +69,12 @@ export class ProxyActivityStore {
     };
   }
 
-  private async lease(
-    podName: string,
-    requestIds: readonly string[],
-    flag: '' | 'XX',
-    at?: number,
-  ): Promise<void> {
-    await this.redis.eval(
-      LEASE,
-      1,
-      this.keys.proxyInFlight(podName),
-      clockArg(at),
-      this.leaseMs,
-      flag,
-      ...requestIds,
+  private async lease(podName: string, requestIds: readonly string[], flag: '' | 'XX'): Promise<void> {
+    const now = await this.clock.now();
+    await leaseRequests(
+      this.redis,
+      [this.keys.proxyInFlight(podName)],
+      [String(now), this.leaseMs, flag, ...requestIds],
     );
   }
-}
-
-function clockArg(at: number | undefined): string {
-  return at === undefined ? '' : String(at);
 }

@@ -17,12 +17,9 @@ export interface WorkerShutdown {
 }
 
 /**
- * Stops a BullMQ worker within its grace whatever Redis does: take no new job,
- * give the running ones `graceMs`, then close. A job still running is handed
- * back (a forced close: its lock lapses and BullMQ re-delivers it). The close
- * is also forced when Redis is not there: a gentle close waits for the
- * blocked fetch on a connection that cannot answer, and a completion it would
- * write cannot be written anyway.
+ * Stops a worker within its grace whatever Redis does: no new job, `graceMs` for the running ones, then a
+ * forced close (a running job's lock lapses and it is re-delivered). Forced at once without Redis: a gentle
+ * close would wait on a blocked fetch that cannot answer.
  */
 export async function closeWorkerWithinGrace(shutdown: WorkerShutdown): Promise<void> {
   const { worker, running, logger } = shutdown;

@@ -6,12 +6,9 @@ type NestWorkerOptions = NonNullable<Parameters<typeof Processor>[1]>;
 import type { QueueName } from './queues.module';
 
 /**
- * Worker options (concurrency, lock duration, stalled interval) come from the
- * loaded config, but `@Processor(queue, options)` is evaluated when the class
- * is imported, before any config exists. The app module therefore applies the
- * same decorator with the real options while it is built (`forRoot(start)`),
- * so BullMQ constructs the worker with them: a lock renewal period derived at
- * construction cannot be changed afterwards.
+ * `@Processor(queue, options)` runs at import, before any config: the app module applies it again with the
+ * configured options in `forRoot(start)`, so BullMQ builds the worker with them (the lock renewal period
+ * is fixed at construction).
  */
 export function configureProcessor(
   processor: Type<WorkerHost>,

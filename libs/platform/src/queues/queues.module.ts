@@ -7,14 +7,13 @@ import { queueTelemetry } from '../tracing/tracing';
 import { IDLE_TICK_QUEUE } from './idle-tick-job';
 import { jobRetention } from './job-retention';
 import { WAKE_QUEUE } from './wake-job';
+import { BILLING_RECONCILE_QUEUE } from './billing-reconcile-job';
 
-export type QueueName = typeof WAKE_QUEUE | typeof IDLE_TICK_QUEUE;
+export type QueueName = typeof WAKE_QUEUE | typeof IDLE_TICK_QUEUE | typeof BILLING_RECONCILE_QUEUE;
 
 /**
- * BullMQ the NestJS way: one root configuration from the loaded config (the
- * Redis connection and QUEUE_PREFIX, so tests and stacks sharing a Redis never
- * collide) and the queues this app uses, injectable with `@InjectQueue(name)`
- * and consumable by `@Processor(name)` classes. Needs PlatformModule (CONFIG).
+ * BullMQ the NestJS way: one root configuration (the connection, and QUEUE_PREFIX so stacks sharing a
+ * Redis never collide) and this app's queues for `@InjectQueue` and `@Processor`. Needs PlatformModule.
  */
 @Module({})
 export class QueuesModule {

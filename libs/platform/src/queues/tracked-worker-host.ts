@@ -25,10 +25,8 @@ export class WorkerHostKit {
 }
 
 /**
- * The lifecycle every podwarden processor shares: its BullMQ worker feeds
- * readiness from bootstrap on, the jobs it runs are tracked, and shutdown
- * gives them SHUTDOWN_GRACE_MS, then hands any still running back (see
- * closeWorkerWithinGrace).
+ * What every processor shares: its worker feeds readiness, its jobs are tracked, and shutdown gives them
+ * SHUTDOWN_GRACE_MS before handing any still running back (closeWorkerWithinGrace).
  */
 export abstract class TrackedWorkerHost
   extends WorkerHost

@@ -3,12 +3,9 @@ import { Job, UnrecoverableError, type JobsOptions, type Worker } from 'bullmq';
 export const UNREADABLE_JOB_REASON = 'stored job data is not JSON';
 
 /**
- * Fails, for good, the active jobs whose stored data is not JSON (written into
- * Redis by hand, or cut short). BullMQ cannot build such a job: no processor
- * ever sees it, and the failure a stall check defers needs the job built too,
- * so left alone it comes back after every stall check. Its id, name and
- * options are enough to fail it. Returns the ids failed here; another replica
- * may fail one first.
+ * Fails for good the active jobs whose data is not JSON: BullMQ cannot build them, so no processor or stall
+ * check ever fails them and they come back after every stall check. Answers the ids failed here (another
+ * replica may fail one first).
  */
 export async function failUnreadableJobs(worker: Worker): Promise<string[]> {
   const client = await worker.backend.client;

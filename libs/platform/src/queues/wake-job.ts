@@ -4,6 +4,9 @@ import type { WakeReport } from '../wake/wake-report';
 export const WAKE_QUEUE = 'wake';
 export const WAKE_JOB = 'wake';
 
+/** The requester the idle monitor's pre-wakes carry: their RunPod writes are recorded with trigger `prewake`. */
+export const PREWAKE_REQUESTER = 'prewake';
+
 export interface WakeJobData {
   readonly podName: string;
   readonly requestedBy?: string;

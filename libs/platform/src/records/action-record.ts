@@ -5,7 +5,8 @@ export type BillableAction = 'Start' | 'Create' | 'Terminate' | 'Stop';
  * keep-alive set or cleared (httpStatus 0, detail says until when and who asked).
  */
 export type RecordedAction = BillableAction | 'KeepAlive';
-export type ActionTrigger = 'wake' | 'idle' | 'boot-grace' | 'runtime-cap' | 'manual' | 'orphan';
+export type ActionTrigger =
+  'wake' | 'prewake' | 'idle' | 'boot-grace' | 'runtime-cap' | 'manual' | 'orphan' | 'error' | 'restart-loop';
 
 export interface ActionRecord {
   readonly at: string;

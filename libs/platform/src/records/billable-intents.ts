@@ -4,10 +4,9 @@ import type { ActionTrigger, BillableAction } from './action-record';
 import { MARKER_TTL_SECONDS as INTENT_CLOSED_TTL_SECONDS } from './record-script';
 
 /**
- * A billable call about to be sent, written durably before it goes out (the
- * write-ahead billable log). Its outcome removes it; an intent still here is
- * "in doubt": the waker died during the call, or the answer was lost or
- * ambiguous (a timeout, a reset, a 5xx) and may have placed a pod.
+ * A billable call about to go out, written durably first (the write-ahead billable log); its outcome
+ * removes it. One still here is in doubt: the waker died during the call, or the answer was lost or
+ * ambiguous (timeout, reset, 5xx) and may have placed a pod.
  */
 export interface BillableIntent {
   readonly id: string;

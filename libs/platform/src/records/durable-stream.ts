@@ -25,10 +25,9 @@ export type AppendOutcome = RecordWriteOutcome | 'pending';
 export type AppendIntent = Omit<NonNullable<RecordWrite['intent']>, 'closedKey'>;
 
 /**
- * One Redis stream of JSON entries, the storage under both durable records.
- * An append never fails the action it records: every entry gets its own id,
- * written at most once, and when Redis refuses or is slow it is retried in
- * the background until Redis takes it (logged in full at Error if it never does).
+ * One Redis stream of JSON entries under both durable records. An append never fails the action: each
+ * entry has its own id, is written at most once and retried in the background until Redis takes it
+ * (logged in full at Error if it never does).
  */
 export class DurableStream<T> {
   private readonly retrier: WriteRetrier;

@@ -1,4 +1,6 @@
 import type Redis from 'ioredis';
+import { redisScript } from '../redis/redis-script';
+import writeRecordOnceLua from './scripts/write-record-once.lua';
 
 /**
  * How a record treats the write-ahead intent of the call it accounts for:
@@ -31,26 +33,12 @@ export const MAX_STREAM_ENTRIES = 10_000;
 // Longer than any retry, reconcile or settle period: the markers only need to outlive those.
 export const MARKER_TTL_SECONDS = 86_400;
 
-// The entry and the intent's fate in one atomic step, so no crash falls between them.
-// The closed marker, not the intent's presence, decides a claim: a Redis that lost its
-// data (restarted without persistence) lost the intent too, and the answer still counts.
-// KEYS: stream, written marker, intents hash, closed marker.
-// ARGV: mode, entry JSON, intent id, intent JSON, marker TTL, stream cap.
-const WRITE_RECORD = `
-if redis.call('EXISTS', KEYS[2]) == 1 then return 'dup' end
-local mode = ARGV[1]
-if mode ~= 'none' then
-  if redis.call('EXISTS', KEYS[4]) == 1 then return 'claimed-elsewhere' end
-  if mode == 'claim' then
-    redis.call('HDEL', KEYS[3], ARGV[3])
-    redis.call('SET', KEYS[4], '1', 'EX', ARGV[5])
-  else
-    redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
-  end
-end
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[6], '*', 'entry', ARGV[2])
-redis.call('SET', KEYS[2], '1', 'EX', ARGV[5])
-return 'recorded'`;
+// The entry and the intent's fate in one atomic step (see the script).
+const writeRecordOnce = redisScript<RecordWriteOutcome>({
+  name: 'write-record-once',
+  numberOfKeys: 4,
+  lua: writeRecordOnceLua,
+});
 
 /**
  * One durable record, written at most once however often it is retried. With
@@ -59,19 +47,21 @@ return 'recorded'`;
  */
 export async function writeRecord(redis: Redis, write: RecordWrite): Promise<RecordWriteOutcome> {
   const { intent } = write;
-  const answer = await redis.eval(
-    WRITE_RECORD,
-    4,
-    write.streamKey,
-    write.writtenKey,
-    intent?.hashKey ?? write.writtenKey,
-    intent?.closedKey ?? write.writtenKey,
-    intent?.mode ?? 'none',
-    write.entryJson,
-    intent?.id ?? '',
-    intent?.json ?? '',
-    MARKER_TTL_SECONDS,
-    MAX_STREAM_ENTRIES,
+  return writeRecordOnce(
+    redis,
+    [
+      write.streamKey,
+      write.writtenKey,
+      intent?.hashKey ?? write.writtenKey,
+      intent?.closedKey ?? write.writtenKey,
+    ],
+    [
+      intent?.mode ?? 'none',
+      write.entryJson,
+      intent?.id ?? '',
+      intent?.json ?? '',
+      MARKER_TTL_SECONDS,
+      MAX_STREAM_ENTRIES,
+    ],
   );
-  return answer as RecordWriteOutcome;
 }

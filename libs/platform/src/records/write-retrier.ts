@@ -31,11 +31,9 @@ const DEFAULT_GIVE_UP_AFTER_MS = 10 * 60_000;
 const DEFAULT_MAX_PENDING = 1_000;
 
 /**
- * Writes a durable entry; when Redis does not take it, keeps it in memory and
- * retries it in the background (backoff doubling to a bound, for a bounded
- * time), so a Redis restart does not lose a billable record. The caller waits
- * for the first attempt only. Every attempt must be idempotent: a timed-out
- * one may still land, and its retry then finds it written.
+ * Writes a durable entry, and keeps one Redis refused in memory, retrying it with bounded backoff, so a
+ * Redis restart loses no billable record. The caller waits for the first attempt only. Every attempt must
+ * be idempotent: a timed-out one may still land.
  */
 export class WriteRetrier {
   private readonly pending: Pending[] = [];

@@ -28,22 +28,9 @@ export type RedisTarget = Pick<PodwardenConfig['redis'], 'url' | 'topology'>;
 export type RedisPurpose = 'worker' | 'request';
 
 /**
- * One connection, whatever the topology. BullMQ workers and blocking calls
- * need maxRetriesPerRequest null (they would otherwise fail on a short Redis
- * blip); request/response paths (HTTP handlers, health) want a bounded retry
- * so a dead Redis answers an error instead of hanging the caller. A cluster
- * client is returned as `Redis`: our stores use only commands both share,
- * each on keys of one hash tag (see keyPrefixFor).
- *
- * The request connection (every store's) pipelines on its own: the commands
- * issued in one turn of the event loop (an idle tick's pods, concurrent HTTP
- * requests) go out in one write and come back in order, instead of one
- * socket write each. Never on a worker connection: a blocking read there
- * would hold up whatever was pipelined behind it. Never on a cluster either:
- * ioredis batches auto-pipelined commands per node, and after a failover moves
- * a slot such a batch hands each command the raw MOVED error instead of
- * following it (redis/ioredis#2075), so a GET answered nulls and a record
- * write failed until the slot map was refreshed. Plain commands follow MOVED.
+ * One connection, any topology (a cluster is typed `Redis`: stores use shared commands, one hash tag each).
+ * Workers never give up on a command (a blip must not fail them); request paths retry twice, then error.
+ * Only requests auto-pipeline: a worker's blocking read would hold the batch up; a cluster's: docs/redis.md.
  */
 export function createRedis(target: RedisTarget, purpose: RedisPurpose): Redis {
   const topology = target.topology;

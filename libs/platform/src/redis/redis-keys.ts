@@ -82,6 +82,10 @@ export class RedisKeys {
   proxyLastEnded(podName: string): string {
     return this.pod('proxy-last-ended', podName);
   }
+  /** The last model list the pod served through the inference proxy (string, TTL): cold listings read it. */
+  modelList(podName: string): string {
+    return this.pod('model-list', podName);
+  }
   /** The pod's event stream (XADD by every app, XREAD by every gateway). */
   events(podName: string): string {
     return this.pod('events', podName);
@@ -101,5 +105,45 @@ export class RedisKeys {
   /** When the newest idle tick completed, on any replica (worker readiness). */
   idleLastTick(): string {
     return `${this.prefix}:idle-last-tick`;
+  }
+  /** RunPod's billing as last reconciled (JSON: when, today's provider spend, storage per day). */
+  billingSnapshot(): string {
+    return `${this.prefix}:billing:snapshot`;
+  }
+  /** A configured pod's pods' hourly charges as RunPod reported them (hash: one JSON field per pod id). */
+  billingPods(podName: string): string {
+    return this.pod('billing-pods', podName);
+  }
+  /** Provider-attributed spend of one UTC day, in micro-dollars: the budget's second measure. */
+  budgetProvider(day: string): string {
+    return `${this.prefix}:budget:provider:${day}`;
+  }
+  /** A pod's boot diagnoses, newest first (list, capped). */
+  diagnoses(podName: string): string {
+    return this.pod('diagnoses', podName);
+  }
+  /** A pod's recorded uses (sorted set scored by start; member `start:end`): what the adaptive window learns from. */
+  usageUses(podName: string): string {
+    return this.pod('usage-uses', podName);
+  }
+  /** A pod's recorded boots, wake to model-ready (sorted set scored by the wake's start; member JSON). */
+  usageBoots(podName: string): string {
+    return this.pod('usage-boots', podName);
+  }
+  /** A pod's recorded stops (sorted set scored by time; member JSON). */
+  usageStops(podName: string): string {
+    return this.pod('usage-stops', podName);
+  }
+  /** The rhythm the idle monitor last learned for a pod, and the window in force (JSON): GET reads it. */
+  rhythm(podName: string): string {
+    return this.pod('rhythm', podName);
+  }
+  /** The pre-wake a pod is up for, if any (JSON): its short window holds until someone uses it. */
+  prewakeRun(podName: string): string {
+    return this.pod('prewake-run', podName);
+  }
+  /** Pre-wakes of one pod on one UTC day (INCR, TTL): the per-day cap across replicas. */
+  prewakeCount(podName: string, day: string): string {
+    return `${this.pod('prewake-count', podName)}:${day}`;
   }
 }

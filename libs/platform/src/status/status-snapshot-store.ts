@@ -1,5 +1,7 @@
 import type Redis from 'ioredis';
+import { releaseIfHolder } from '../redis/holder-scripts';
 import type { RedisKeys } from '../redis/redis-keys';
+import { writeSnapshotIfCurrent } from './scripts/status-scripts';
 import type { VolumeReading } from './volume-reading';
 
 /** A volume as RunPod described it, and when (epoch ms, taken before the read began). */
@@ -15,19 +17,6 @@ export interface SnapshotReading {
 }
 
 // One key per pod, so every command and script here touches a single key (valid on a Redis Cluster).
-// A write lands only at the generation its reader started from, and never over a newer observation:
-// a read that began before a start or stop cannot overwrite what came after it.
-const WRITE_IF_CURRENT = `
-local gen = tonumber(redis.call('HGET', KEYS[1], 'gen') or '0')
-if gen ~= tonumber(ARGV[1]) then return 0 end
-local at = tonumber(redis.call('HGET', KEYS[1], 'at') or '-1')
-if at > tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], 'at', ARGV[2], 'snap', ARGV[3])
-return 1`;
-
-const RELEASE_IF_OWNER = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
 
 /**
  * The shared status snapshot of each pod's volume in Redis: gateways answer GET from it, the one
@@ -53,13 +42,10 @@ export class StatusSnapshotStore {
 
   /** True when written; false when a write (or a newer observation) came in between. */
   async write(podName: string, generation: number, snapshot: StatusSnapshot): Promise<boolean> {
-    const written = await this.redis.eval(
-      WRITE_IF_CURRENT,
-      1,
-      this.keys.statusSnapshot(podName),
-      String(generation),
-      String(snapshot.observedAt),
-      JSON.stringify(snapshot),
+    const written = await writeSnapshotIfCurrent(
+      this.redis,
+      [this.keys.statusSnapshot(podName)],
+      [String(generation), String(snapshot.observedAt), JSON.stringify(snapshot)],
     );
     return written === 1;
   }
@@ -83,7 +69,7 @@ export class StatusSnapshotStore {
   }
 
   async unlock(podName: string, token: string): Promise<void> {
-    await this.redis.eval(RELEASE_IF_OWNER, 1, this.keys.statusRefreshLock(podName), token);
+    await releaseIfHolder(this.redis, [this.keys.statusRefreshLock(podName)], [token]);
   }
 }
 

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ListedPod } from '@podwarden/policies';
 import type { AppLogger } from '../logging/logger';
-import type { ActionTrigger } from '../records/action-record';
+import type { ActionTrigger, BillableAction } from '../records/action-record';
 import type { BillableIntent, BillableIntents } from '../records/billable-intents';
 import { errorMessage } from '../util/error-message';
 
 /**
- * The stop path's side of the write-ahead billable log: a Stop intent is
- * written before the call, so a caller that dies before RunPod answers still
- * leaves the stop for the idle monitor to record. The answer's record claims
- * it back in the same write (ActionLog.record): of the answer and the
- * reconcile, only the first is recorded.
+ * The stop path's side of the write-ahead billable log: the Stop intent is written before the call, so a
+ * caller that dies before RunPod answers leaves the stop for the idle monitor to record. The answer's
+ * record claims it in the same write (ActionLog.record): only the first of answer and reconcile counts.
  */
 export class StopIntentLog {
   constructor(
@@ -21,20 +19,22 @@ export class StopIntentLog {
 
   /**
    * Null when there is no store or Redis refused the write: unlike a start or
-   * a create, a stop still goes out (it ends billing; refusing it costs money).
+   * a create, a stop (or the ERROR guard's terminate) still goes out: it ends
+   * billing, and holding it back costs money.
    */
   async open(
     podName: string,
     podId: string,
     entry: ListedPod | null,
     trigger: ActionTrigger,
+    action: Extract<BillableAction, 'Stop' | 'Terminate'> = 'Stop',
   ): Promise<BillableIntent | null> {
     if (this.intents === undefined) return null;
     const intent: BillableIntent = {
       id: randomUUID(),
       at: this.now().toISOString(),
       podName,
-      action: 'Stop',
+      action,
       podId,
       gpuId: entry?.gpuId ?? null,
       pricePerHour: entry?.costPerHr ?? null,
@@ -50,7 +50,7 @@ export class StopIntentLog {
     } catch (error) {
       this.logger.warn(
         { pod: podName, podId, err: errorMessage(error) },
-        'stop intent not written (Redis); stopping anyway, a crash before the answer would go unrecorded',
+        `${action === 'Stop' ? 'stop intent not written (Redis); stopping' : 'terminate intent not written (Redis); terminating'} anyway, a crash before the answer would go unrecorded`,
       );
       return null;
     }

@@ -13,6 +13,7 @@ import type { WakeGate } from '../wake/wake-gate';
 import type { BillableIntent, BillableIntents } from '../records/billable-intents';
 import type { PendingStopStore } from './pending-stop-store';
 import { StopIntentLog } from './stop-intent-log';
+import { StopPathTerminator, type StopActionCounter } from './stop-path-terminator';
 
 /** A stop sent by the idle monitor's confirmation: recorded with this detail, and not followed anew. */
 export interface RestopNote {
@@ -43,10 +44,11 @@ const ALREADY_DOWN = new Set(['EXITED', 'TERMINATED']);
  */
 export class StopService {
   private readonly intentLog: StopIntentLog;
+  private readonly terminator: StopPathTerminator;
 
   constructor(
     private readonly config: PodwardenConfig,
-    private readonly client: Pick<RunPodClient, 'listPods' | 'stopPod'>,
+    private readonly client: Pick<RunPodClient, 'listPods' | 'stopPod' | 'terminatePod'>,
     private readonly actions: Pick<ActionLog, 'record'>,
     private readonly idleStates: IdleStateStore,
     private readonly logger: AppLogger,
@@ -57,8 +59,10 @@ export class StopService {
     private readonly pendingStops?: Pick<PendingStopStore, 'track'>,
     /** Where a Stop intent is written before the call (the waker's write-ahead billable log). */
     intents?: Pick<BillableIntents, 'begin'>,
+    private readonly counter?: StopActionCounter,
   ) {
     this.intentLog = new StopIntentLog(intents, logger, now);
+    this.terminator = new StopPathTerminator({ client, actions, intents, logger, now, events, counter });
   }
 
   /**
@@ -121,6 +125,11 @@ export class StopService {
     return outcomes;
   }
 
+  /** The ERROR guard's fallback for a pod RunPod will not stop (which pods qualify is its policy's). */
+  terminatePod(pod: PodConfig, podId: string, trigger: ActionTrigger, listed: readonly ListedPod[]) {
+    return this.terminator.terminate(pod, podId, listed.find((p) => p.id === podId) ?? null, trigger);
+  }
+
   private async stopOne(
     pod: PodConfig,
     podId: string,
@@ -130,6 +139,7 @@ export class StopService {
   ): Promise<PodStopOutcome> {
     const intent = await this.intentLog.open(pod.name, podId, entry, trigger);
     const result = await this.client.stopPod(podId);
+    this.counter?.('Stop', trigger, result.ok);
     if (result.ok && restop === undefined) await this.follow(pod, podId, trigger);
     // A stop answered after the idle monitor reconciled its intent is already in the action log: not recorded twice.
     await this.record(pod, podId, entry, trigger, result, intent, restop);

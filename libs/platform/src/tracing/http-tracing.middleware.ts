@@ -2,10 +2,8 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
- * One server span per HTTP request, active while the request is handled, so
- * what the handler does (a queue add, a RunPod call) joins its trace. Its
- * attributes are the method, the matched route pattern and the status:
- * never a header, a query or a body. A no-op while tracing is off.
+ * One server span per HTTP request, active while it is handled so its queue adds and RunPod calls join the
+ * trace. Attributes: method, route pattern, status; never a header, query or body. No-op with tracing off.
  */
 export function httpTracingMiddleware(): RequestHandler {
   const tracer = trace.getTracer('podwarden-http');

@@ -7,10 +7,8 @@ const CREDENTIAL_NAME = /authorization|x-rig-operator-token|token|api[-_.]?key|p
 export const REDACTED = '[redacted]';
 
 /**
- * The last gate before a span leaves the process: an attribute (of the span
- * or of one of its events) named like a credential, or whose value contains
- * one of the secrets, is replaced. podwarden's own spans never set headers;
- * this also holds for any instrumentation configured later.
+ * The last gate before a span leaves: an attribute (span or event) named like a credential, or holding a
+ * secret, is replaced. Our spans set no headers; this covers instrumentation configured later.
  */
 export class RedactingSpanExporter implements SpanExporter {
   private readonly secrets: readonly string[];

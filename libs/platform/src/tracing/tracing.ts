@@ -26,12 +26,9 @@ function secretsOf(env: NodeJS.ProcessEnv): Array<string | undefined> {
 }
 
 /**
- * OpenTelemetry for one app: spans of the gateway's HTTP requests (its own
- * middleware), of the BullMQ jobs (bullmq-otel carries the context from the
- * gateway's add to the waker's process) and of every RunPod call (undici).
- * Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (the OTLP exporter reads it,
- * and OTEL_EXPORTER_OTLP_HEADERS, itself; OTEL_EXPORTER_OTLP_PROTOCOL picks
- * http/json or http/protobuf); every span goes through the redacting exporter first.
+ * OpenTelemetry for one app: HTTP requests, BullMQ jobs (context carried producer to worker), RunPod calls.
+ * Off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (the exporter reads it and the other OTEL_* variables);
+ * every span goes through the redacting exporter first.
  */
 export function startTracing(app: string, options: TracingOptions = {}): Tracing | null {
   const env = options.env ?? process.env;
@@ -49,14 +46,22 @@ export function startTracing(app: string, options: TracingOptions = {}): Tracing
     options.exporter === undefined
       ? new BatchSpanProcessor(new RedactingSpanExporter(otlpTraceExporter(env), secretsOf(env)))
       : new SimpleSpanProcessor(new RedactingSpanExporter(options.exporter, secretsOf(env)));
+  // No header is ever recorded: the control plane's carries the API key.
+  const undici = new UndiciInstrumentation({ headersToSpanAttributes: {} });
   const sdk = new NodeSDK({
     serviceName: `podwarden-${app}`,
     spanProcessors: [processor],
-    // No header is ever recorded: the control plane's carries the API key.
-    instrumentations: [new UndiciInstrumentation({ headersToSpanAttributes: {} })],
+    instrumentations: [undici],
   });
   sdk.start();
-  return { shutdown: () => sdk.shutdown() };
+  return {
+    // The SDK's shutdown leaves the instrumentation subscribed to undici's
+    // diagnostics channels, which outlive it: later requests would still reach it.
+    shutdown: async () => {
+      await sdk.shutdown();
+      undici.disable();
+    },
+  };
 }
 
 /** BullMQ's telemetry: a no-op until a tracer provider is registered (startTracing). */

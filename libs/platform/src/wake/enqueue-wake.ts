@@ -4,12 +4,9 @@ import { WAKE_JOB, wakeDeduplicationId, type WakeJobData, type WakeJobResult } f
 import { withinTimeout } from '../util/within-timeout';
 
 /**
- * The one way our producers (the gateway's start route, the inference proxy)
- * ask for a wake. Deduplication on the volume is the singleton gate for them:
- * while a wake for the volume is waiting or active, the add returns that job's
- * id, so any number of callers on any number of replicas share one job and one
- * RunPod write. The returned Job carries the caller's data, not the stored
- * job's, so it is re-read. Throws when Redis does not answer in time.
+ * The one way our producers ask for a wake: deduplication on the volume folds every caller into one job
+ * while one waits or runs (the singleton gate). The Job an add returns carries the caller's data, so the
+ * stored job is re-read. Throws when Redis does not answer in time.
  */
 export async function enqueueWake(
   queue: Queue<WakeJobData, WakeJobResult>,

@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import Redis from 'ioredis';
 import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { FenceLostError, WakeFence, type GateLease } from './wake-fence';
@@ -81,13 +81,19 @@ describe('the fenced wake gate', () => {
     await redis.del(keys.wakeLock(vol));
     expect(await lapsed.check()).toBe('lost');
 
-    const broken = new WakeFence(
-      { eval: () => Promise.reject(new Error('connection lost')) } as unknown as Redis,
-      keys,
-      vol,
-      { attemptId: 'job-x', token: 1, firstToken: 1 },
-    );
-    expect(await broken.check()).toBe('lost');
+    // A real client that has lost its connection: commands are refused, not queued.
+    const disconnected = new Redis({
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+    try {
+      const broken = new WakeFence(disconnected, keys, vol, { attemptId: 'job-x', token: 1, firstToken: 1 });
+      expect(await broken.check()).toBe('lost');
+    } finally {
+      disconnected.disconnect();
+    }
   });
 
   it('while held, a failed renewal marks the fence lost and aborts its signal', async () => {

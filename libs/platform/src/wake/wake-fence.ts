@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { RedisKeys } from '../redis/redis-keys';
+import { checkFence } from './scripts/wake-scripts';
 
 /** What a check of the fence found: still ours, taken by an operator's stop, or lost (lapsed or re-taken). */
 export type FenceState = 'held' | 'stopped' | 'lost';
@@ -22,13 +23,6 @@ export function attemptOfValue(value: string): string {
   return hash < 0 ? value : value.slice(0, hash);
 }
 
-// Stopped first: a re-delivered attempt holds the gate again, yet an operator stopped it.
-const CHECK = `
-local stopped = tonumber(redis.call('GET', KEYS[2]) or '0')
-if stopped > tonumber(ARGV[2]) then return 2 end
-if redis.call('GET', KEYS[1]) == ARGV[1] then return 1 end
-return 0`;
-
 /** Thrown before a billable call the run may no longer make; the run ends without calling RunPod. */
 export class FenceLostError extends Error {
   constructor(readonly state: Exclude<FenceState, 'held'>) {
@@ -38,12 +32,9 @@ export class FenceLostError extends Error {
 }
 
 /**
- * One acquisition of a volume's wake gate, as the run holding it sees it.
- * Before every billable call the run asks `assertHeld()`: one atomic Redis
- * check that the gate still holds this acquisition's value. A lease renewal
- * that failed, a re-delivery of the same job (a new token) or an operator's
- * stop (which takes the gate away) all make it throw, and `signal` aborts so
- * waits and reads in flight end too.
+ * One acquisition of a volume's wake gate: `assertHeld()` before every billable call is one atomic check.
+ * A failed renewal, a re-delivery (new token) or an operator's stop make it throw, and `signal` aborts
+ * the waits and reads in flight.
  */
 export class WakeFence {
   private readonly controller = new AbortController();
@@ -75,14 +66,11 @@ export class WakeFence {
     if (this.state !== 'held') return this.state;
     let answer: number;
     try {
-      answer = (await this.redis.eval(
-        CHECK,
-        2,
-        this.keys.wakeLock(this.volumeId),
-        this.keys.wakeStopped(this.volumeId),
-        leaseValue(this.lease),
-        this.lease.firstToken,
-      )) as number;
+      answer = await checkFence(
+        this.redis,
+        [this.keys.wakeLock(this.volumeId), this.keys.wakeStopped(this.volumeId)],
+        [leaseValue(this.lease), this.lease.firstToken],
+      );
     } catch {
       // Unreadable is never "still ours": fail closed.
       answer = 0;

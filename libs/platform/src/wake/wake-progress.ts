@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { RedisKeys } from '../redis/redis-keys';
+import { clearProgressIfAttempt } from './scripts/wake-scripts';
 
 /** The in-flight wake as GET shows it: which attempt, where it is, and when it last moved. */
 export interface WakeProgress {
@@ -39,13 +40,6 @@ export class WakeProgressStore {
 
   /** Clears only this attempt's progress, never a newer attempt's. */
   async clear(podName: string, attemptId: string): Promise<void> {
-    await this.redis.eval(
-      `local v = redis.call('GET', KEYS[1])
-       if v and cjson.decode(v).attemptId == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-       return 0`,
-      1,
-      this.keys.wakeProgress(podName),
-      attemptId,
-    );
+    await clearProgressIfAttempt(this.redis, [this.keys.wakeProgress(podName)], [attemptId]);
   }
 }

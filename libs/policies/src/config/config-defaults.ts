@@ -1,4 +1,4 @@
-import type { LogLevel, OperatorGate } from './config-types';
+import type { IdlePolicyName, LogLevel, OperatorGate } from './config-types';
 
 /**
  * The default of every environment variable, keyed by its name, so the parser,
@@ -50,6 +50,11 @@ export const DEFAULTS = {
   // The longest keep-alive one request may set; at most a day, so a forgotten one still lapses.
   KEEP_ALIVE_MAX_MINUTES: 1440,
   IDLE_DRY_RUN: false,
+  // RunPod's billing is read this often (it moves by the hour) and trusted to lag this much.
+  BILLING_RECONCILE_SECONDS: 900,
+  BILLING_LAG_MINUTES: 10,
+  // Booting ticks after which a boot started by us is diagnosed from its logs (0: never).
+  BOOT_DIAGNOSE_TICKS: 3,
   HEALTH_PORT: null,
   LOG_LEVEL: 'info' as LogLevel,
   PROXY_PORT: 8081,
@@ -72,6 +77,15 @@ export const DEFAULTS = {
   JOB_KEEP_COMPLETED_SECONDS: 3600,
   JOB_KEEP_FAILED_SECONDS: 86400,
   STATUS_MAX_AGE_MS: 2000,
+  // The learned idle window (docs/idle-monitor.md, "Learning the rhythm"): off unless asked for.
+  IDLE_POLICY: 'fixed' as IdlePolicyName,
+  IDLE_MIN_MINUTES: 2,
+  // Unset: each pod's IDLE_MINUTES, so adaptive never waits longer than the fixed window.
+  IDLE_MAX_MINUTES: null,
+  // Unset: on wherever the policy is adaptive.
+  PREWAKE: null,
+  PREWAKE_MAX_PER_DAY: 4,
+  USAGE_RETENTION_DAYS: 28,
 } as const;
 
 export type ConfigVariable = keyof typeof DEFAULTS;

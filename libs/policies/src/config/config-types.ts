@@ -23,6 +23,21 @@ export interface PodConfig {
   proxyHoldSeconds: number;
   /** Client token of the inference proxy for this pod; null ⇒ the proxy answers 503. A secret: never log it. */
   inferenceToken: string | null;
+  /** `fixed`: the seed's window of idleMinutes; `adaptive`: a window learned from the pod's own usage, plus pre-wake. */
+  idlePolicy: IdlePolicyName;
+}
+
+export type IdlePolicyName = 'fixed' | 'adaptive';
+
+/** The adaptive idle policy's bounds and pre-wake, shared by every pod that uses it. */
+export interface RhythmConfig {
+  /** The learned window's floor, minutes. */
+  readonly minMinutes: number;
+  /** Its ceiling; null ⇒ each pod's own idleMinutes. */
+  readonly maxMinutes: number | null;
+  readonly prewake: boolean;
+  readonly prewakeMaxPerDay: number;
+  readonly usageRetentionDays: number;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -82,8 +97,20 @@ export interface PodwardenConfig {
   /** The longest keep-alive one request may set, in minutes (≤ 1440). */
   keepAliveMaxMinutes: number;
   idleDryRun: boolean;
+  rhythm: RhythmConfig;
+  billing: BillingSettings;
   logLevel: LogLevel;
   tuning: TuningConfig;
+}
+
+/** Provider billing and boot diagnosis (docs/cost-guards.md, docs/runbook.md). */
+export interface BillingSettings {
+  /** The reconcile job's period (one job per period across every idle monitor). */
+  readonly reconcileSeconds: number;
+  /** How long RunPod's billing is trusted to lag: a run's billed amount is shown only once past its stop by this. */
+  readonly lagMinutes: number;
+  /** Booting ticks of a pod we started after which its logs are read and its boot classified; 0 disables. */
+  readonly diagnoseAfterTicks: number;
 }
 
 /** Worker sizes, timeouts and retention: every tuning number in one place (see DEFAULTS for each default). */

@@ -1,6 +1,7 @@
 import { DEFAULTS } from './config-defaults';
 import type { PodConfig } from './config-types';
 import { POD_GUARDS } from './pod-guards';
+import { readIdlePolicy } from './rhythm-setting';
 import { Environment, readGuard, readList, readSecret, readString } from './read-environment';
 
 /**
@@ -22,6 +23,7 @@ export function readEnvironmentPod(env: Environment, warnings: string[]): PodCon
     maxRuntimeMinutes: DEFAULTS.MAX_RUNTIME_MINUTES,
     proxyHoldSeconds: DEFAULTS.PROXY_HOLD_SECONDS,
     inferenceToken: readSecret(env, 'RIG_INFERENCE_TOKEN'),
+    idlePolicy: readIdlePolicy(env, warnings),
   };
   for (const guard of POD_GUARDS) {
     pod[guard.field] = readGuard(env, guard.variable, guard.rule, pod[guard.field], warnings);

@@ -200,6 +200,20 @@ describe('word-valued settings', () => {
       'IDLE_DRY_RUN=" true" is not one of true, false, 1, 0, yes, no; using false',
     ],
     [
+      'IDLE_POLICY',
+      'learned',
+      (c: PodwardenConfig) => c.pods[0].idlePolicy,
+      'fixed',
+      'IDLE_POLICY="learned" is not one of fixed, adaptive; using fixed',
+    ],
+    [
+      'PREWAKE',
+      'yes',
+      (c: PodwardenConfig) => c.rhythm.prewake,
+      true,
+      'PREWAKE="yes" is not one of on, off; using on',
+    ],
+    [
       'OPERATOR_GATE',
       'disabled',
       (c: PodwardenConfig) => c.operatorGate,
@@ -247,6 +261,24 @@ describe('warning text', () => {
       'RUNPOD_MIN_VRAM_GB="many" is not a non-negative integer; using 32',
       'CHECK_SECONDS="0" is not an integer in 1..2147483; using 60',
       'LOG_LEVEL="loud" is not one of fatal, error, warn, info, debug, trace; using info',
+    ]);
+  });
+});
+
+describe('the adaptive window bounds', () => {
+  it('a floor above the ceiling is refused: the floor falls back within the ceiling', () => {
+    const result = parseConfig({ IDLE_MIN_MINUTES: '10', IDLE_MAX_MINUTES: '5' }, null);
+    if (!result.ok) throw new Error(result.error);
+    expect(result.config.rhythm).toMatchObject({ minMinutes: 2, maxMinutes: 5 });
+    expect(result.warnings).toEqual(['IDLE_MIN_MINUTES=10 is above IDLE_MAX_MINUTES=5; using 2']);
+  });
+
+  it("a bad ceiling keeps each pod's own window as the ceiling", () => {
+    const result = parseConfig({ IDLE_MAX_MINUTES: 'lots' }, null);
+    if (!result.ok) throw new Error(result.error);
+    expect(result.config.rhythm.maxMinutes).toBeNull();
+    expect(result.warnings).toEqual([
+      'IDLE_MAX_MINUTES="lots" is not a positive decimal such as 0.5; using unset (each pod\'s IDLE_MINUTES)',
     ]);
   });
 });

@@ -6,3 +6,5 @@ export type { ConfigResult } from './parse-config';
 export { findPod, isPodConfigured, proxyUrlFor } from './pod-lookup';
 export { keyPrefixFor, readRedisTopology } from './redis-topology';
 export type { RedisAuth, RedisNode, RedisTopology } from './redis-topology';
+export { monitorSetup, monitorSetupWarning } from './monitor-setup';
+export type { MonitorSetup } from './monitor-setup';

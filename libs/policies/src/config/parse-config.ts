@@ -15,6 +15,8 @@ import {
   readString,
 } from './read-environment';
 import { readDailyBudget } from './daily-budget-setting';
+import { readRhythmConfig } from './rhythm-setting';
+import { readBillingSettings } from './billing-settings';
 import { keyPrefixFor, readRedisTopology } from './redis-topology';
 import { checkProxyUrlTemplate, checkRedisUrl, checkRunpodBaseUrl } from './service-urls';
 
@@ -190,6 +192,8 @@ export function parseConfig(env: Environment, podsConfigText: string | null): Co
       warnings,
     ),
     idleDryRun: readChoice(env, 'IDLE_DRY_RUN', BOOLEAN_WORDS, DEFAULTS.IDLE_DRY_RUN, 'false', warnings),
+    rhythm: readRhythmConfig(env, warnings),
+    billing: readBillingSettings(env, warnings),
     logLevel: readChoice(env, 'LOG_LEVEL', LOG_LEVELS, DEFAULTS.LOG_LEVEL, DEFAULTS.LOG_LEVEL, warnings),
     tuning: readTuning(env, warnings),
   };

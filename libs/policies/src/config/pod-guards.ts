@@ -30,7 +30,7 @@ export const POD_GUARDS: readonly PodGuard[] = [
   { field: 'idleMinutes', variable: 'IDLE_MINUTES', rule: GUARD_RULES.positiveDecimal },
   // 0 disables the never-ready guard; decimals allowed like IDLE_MINUTES.
   { field: 'bootGraceMinutes', variable: 'RUNPOD_BOOT_GRACE_MINUTES', rule: GUARD_RULES.nonNegativeDecimal },
-  // 0 disables the wall-clock cap; decimals allowed (CONTRACT.md: every minute setting takes them).
+  // 0 disables the wall-clock cap; decimals allowed (docs/contract.md: every minute setting takes them).
   { field: 'maxRuntimeMinutes', variable: 'MAX_RUNTIME_MINUTES', rule: GUARD_RULES.nonNegativeDecimal },
   // 0 means "do not hold": the proxy sheds with 503 and Retry-After at once.
   { field: 'proxyHoldSeconds', variable: 'PROXY_HOLD_SECONDS', rule: GUARD_RULES.timerSeconds },

@@ -1,5 +1,6 @@
 import { Checked, failed, passed } from './checked';
-import type { PodConfig } from './config-types';
+import type { IdlePolicyName, PodConfig } from './config-types';
+import { IDLE_POLICY_WORDS } from './rhythm-setting';
 import { acceptGuardNumber, formatGuardNumber, readGuardText } from './guard-rule';
 import { POD_GUARDS, PodGuard } from './pod-guards';
 import { isUrlSafePodName, URL_SAFE_NAME_RULE } from './pod-name-rule';
@@ -16,6 +17,7 @@ const POD_FIELDS: readonly string[] = [
   'datacenterId',
   'gpuAllowlist',
   'inferenceToken',
+  'idlePolicy',
   ...POD_GUARDS.map((guard) => guard.field),
 ];
 
@@ -112,6 +114,7 @@ function readPodEntry(
     datacenterId: datacenterId.value === '' ? base.datacenterId : datacenterId.value,
     gpuAllowlist: readAllowlist(entry.gpuAllowlist, label, base.gpuAllowlist, warnings),
     inferenceToken: inferenceToken.value,
+    idlePolicy: readPodIdlePolicy(entry.idlePolicy, label, base.idlePolicy, warnings),
   };
   for (const guard of POD_GUARDS) {
     pod[guard.field] = readPodGuard(entry[guard.field], guard, label, base[guard.field], warnings);
@@ -148,6 +151,22 @@ function readAllowlist(value: unknown, label: string, fallback: string[], warnin
   const using = fallback.length === 0 ? 'none' : quoteConfigValue(fallback.join(','));
   warnings.push(`${label}.gpuAllowlist=${quoteConfigValue(value)} is not a list of GPU ids; using ${using}`);
   return [...fallback];
+}
+
+/** `fixed` or `adaptive`; anything else keeps the environment's policy with a warning. */
+function readPodIdlePolicy(
+  value: unknown,
+  label: string,
+  fallback: IdlePolicyName,
+  warnings: string[],
+): IdlePolicyName {
+  if (isOmitted(value)) return fallback;
+  const policy = typeof value === 'string' ? IDLE_POLICY_WORDS.get(value.trim().toLowerCase()) : undefined;
+  if (policy !== undefined) return policy;
+  warnings.push(
+    `${label}.idlePolicy=${quoteConfigValue(value)} is not one of fixed, adaptive; using ${fallback}`,
+  );
+  return fallback;
 }
 
 /** A JSON number or text, under the same rule as its environment variable. */

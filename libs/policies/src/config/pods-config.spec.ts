@@ -48,6 +48,7 @@ const environmentValues: Omit<PodConfig, 'name'> = {
   maxPricePerHour: 2,
   gpuAllowlist: ['A100', 'H100'],
   idleMinutes: 30,
+  idlePolicy: 'fixed',
   bootGraceMinutes: 25,
   maxRuntimeMinutes: 120,
   proxyHoldSeconds: 30,
@@ -86,6 +87,7 @@ describe('PODS_CONFIG merging', () => {
       maxPricePerHour: 3.5,
       gpuAllowlist: ['H200'],
       idleMinutes: 0.5,
+      idlePolicy: 'adaptive',
       bootGraceMinutes: 0,
       maxRuntimeMinutes: 0,
       proxyHoldSeconds: 0,
@@ -171,6 +173,8 @@ describe('PODS_CONFIG per-pod warnings: a bad guard field keeps the environment 
     ['bootGraceMinutes', -0.5, 'is not a non-negative decimal such as 0.5; using 25'],
     ['maxRuntimeMinutes', -1.5, 'is not a non-negative decimal such as 0.5; using 120'],
     ['maxRuntimeMinutes', [], 'is not a non-negative decimal such as 0.5; using 120'],
+    ['idlePolicy', 'learned', 'is not one of fixed, adaptive; using fixed'],
+    ['idlePolicy', 1, 'is not one of fixed, adaptive; using fixed'],
   ])('pods[0].%s=%j', (field, bad, complaint) => {
     const { config, warnings } = parsed(richEnv, podsFile({ name: 'qwen', [field]: bad }));
     expect(config.pods[0]).toEqual({ name: 'qwen', ...environmentValues });

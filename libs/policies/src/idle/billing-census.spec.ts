@@ -1,6 +1,6 @@
 import { parseConfig, type PodConfig } from '../config';
 import type { ListedPod, PodList } from '../domain/pod';
-import { billingPerVolume } from './billing-census';
+import { billingPerVolume, statusesPerVolume } from './billing-census';
 
 function pods(): PodConfig[] {
   const text = JSON.stringify({
@@ -52,5 +52,40 @@ describe('billingPerVolume', () => {
 
   it('an unreadable list tells nothing (never zero)', () => {
     expect(billingPerVolume({ kind: 'unreadable', reason: 'HTTP 500' }, pods())).toBeNull();
+  });
+});
+
+describe('statusesPerVolume', () => {
+  it.each<[string, ListedPod[], { pod: string; status: string; count: number }[]]>([
+    ['nothing listed', [], []],
+    [
+      'one running on vol-a',
+      [pod('a1', 'RUNNING', ['vol-a'])],
+      [{ pod: 'qwen', status: 'RUNNING', count: 1 }],
+    ],
+    [
+      'two statuses on one volume, sorted by status',
+      [pod('a1', 'RUNNING', ['vol-a']), pod('a2', 'EXITED', ['vol-a']), pod('a3', 'EXITED', ['vol-a'])],
+      [
+        { pod: 'qwen', status: 'EXITED', count: 2 },
+        { pod: 'qwen', status: 'RUNNING', count: 1 },
+      ],
+    ],
+    ['no status is UNKNOWN', [pod('b1', null, ['vol-b'])], [{ pod: 'llama', status: 'UNKNOWN', count: 1 }]],
+    [
+      'a pod on another volume, or a configured pod without a volume, is not counted',
+      [pod('x', 'RUNNING', ['vol-x']), pod('b1', 'CREATED', ['vol-b'])],
+      [{ pod: 'llama', status: 'CREATED', count: 1 }],
+    ],
+  ])('%s', (_case, listed, expected) => {
+    const list: PodList = { kind: 'listed', pods: listed };
+    const volumes: Record<string, string> = { qwen: 'vol-a', llama: 'vol-b' };
+    expect(statusesPerVolume(list, pods())).toEqual(
+      expected.map((e) => ({ pod: e.pod, volume: volumes[e.pod], status: e.status, count: e.count })),
+    );
+  });
+
+  it('an unreadable list is null, never an empty census', () => {
+    expect(statusesPerVolume({ kind: 'unreadable', reason: 'HTTP 500' }, pods())).toBeNull();
   });
 });

@@ -26,3 +26,32 @@ export function billingPerVolume(list: PodList, pods: readonly PodConfig[]): Vol
         .length,
     }));
 }
+
+/** One configured pod's volume, one RunPod status, and how many pods on the volume the list shows in it. */
+export interface VolumeStatus {
+  readonly pod: string;
+  readonly volume: string;
+  readonly status: string;
+  readonly count: number;
+}
+
+/**
+ * For /metrics: per configured pod (with a volume), its pods counted by the
+ * status the list shows (`UNKNOWN` when the list gives none), in a stable
+ * order. Null when the list could not be read, as for billingPerVolume.
+ */
+export function statusesPerVolume(list: PodList, pods: readonly PodConfig[]): VolumeStatus[] | null {
+  if (list.kind !== 'listed') return null;
+  return pods
+    .filter((pod) => pod.volumeId !== '')
+    .flatMap((pod) => {
+      const counts = new Map<string, number>();
+      for (const entry of list.pods.filter((listed) => listed.volumeIds.includes(pod.volumeId))) {
+        const status = entry.status ?? 'UNKNOWN';
+        counts.set(status, (counts.get(status) ?? 0) + 1);
+      }
+      return [...counts.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([status, count]) => ({ pod: pod.name, volume: pod.volumeId, status, count }));
+    });
+}

@@ -72,7 +72,7 @@ export function idleSettings(input: IdleSettingsInput): IdleSettings {
 }
 
 /** Which guard asked for the stop; also the history's trigger. */
-export type StopReason = 'idle' | 'boot-grace' | 'runtime-cap';
+export type StopReason = 'idle' | 'boot-grace' | 'runtime-cap' | 'restart-loop';
 
 export interface IdleAdvance {
   readonly state: IdleState;
@@ -198,6 +198,7 @@ export function afterStop(state: IdleState, reason: StopReason, accepted: boolea
     case 'idle':
       return { ...state, idleStreak: 0 };
     case 'boot-grace':
+    case 'restart-loop':
       return { ...state, bootingTicks: 0 };
     case 'runtime-cap':
       return state;

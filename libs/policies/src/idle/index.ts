@@ -13,3 +13,4 @@ export * from './stop-confirmation';
 export * from './tick-lane';
 export * from './billing-census';
 export * from './stop-intent-due';
+export * from './error-pods';

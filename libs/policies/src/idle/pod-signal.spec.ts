@@ -47,7 +47,12 @@ describe(classifyPodSignal.name, () => {
     ['unreachable metrics while Provisioning is Booting', null, found('Provisioning'), 'Booting'],
     ['unreachable metrics while Starting is Booting', null, found('Starting'), 'Booting'],
     ['an Exited pod is NotRunning', null, found('Exited'), 'NotRunning'],
-    ['an Error pod is NotRunning', null, found('Error'), 'NotRunning'],
+    [
+      'an Error pod is not down (it may bill): Unknown, left to the ERROR guard',
+      null,
+      found('Error'),
+      'Unknown',
+    ],
     ['a Terminated pod is NotRunning', null, found('Terminated'), 'NotRunning'],
     ['an Unknown status is Unknown', null, found('Unknown'), 'Unknown'],
     ['a pod the control plane cannot find is Unknown, not down', null, NOT_FOUND, 'Unknown'],

@@ -14,7 +14,9 @@ const SIGNAL_OF_STATUS: Readonly<Record<PodStatus, PodSignal>> = {
   Provisioning: 'Booting',
   Starting: 'Booting',
   Exited: 'NotRunning',
-  Error: 'NotRunning',
+  // ERROR may still hold its GPU and bill, and says nothing of use: it holds every counter
+  // and the cap's clock (never the Down edge); the ERROR guard (error-pods.ts) stops it.
+  Error: 'Unknown',
   Terminated: 'NotRunning',
   Unknown: 'Unknown',
 };

@@ -1,3 +1,5 @@
 export * from './proxy-headers';
 export * from './cold-request';
 export * from './shed-estimate';
+export * from './request-kind';
+export * from './model-list';

@@ -6,3 +6,5 @@ export * from './last-wake';
 export * from './volume-lookup';
 export * from './realised-contract';
 export * from './created-pod-verdict';
+export * from './created-pod-round';
+export * from './create-in-doubt';

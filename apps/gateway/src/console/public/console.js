@@ -8,16 +8,8 @@
   const MIN_BAND = 8;
   const POLL_MS = 5_000;
   const SAFETY_MS = 60_000;
-  const EVENT_TYPES = [
-    'wake-requested',
-    'wake-progress',
-    'wake-completed',
-    'phase',
-    'idle-streak',
-    'stop',
-    'keepalive',
-    'budget-refused',
-  ];
+  // The gateway writes the event types into the script tag from the source's list (console-assets.ts).
+  const EVENT_TYPES = JSON.parse(document.currentScript?.dataset.eventTypes ?? '[]');
   const PHASE_LABEL = { down: 'Down', booting: 'Booting', ready: 'Ready' };
   const SVG = 'http://www.w3.org/2000/svg';
   const pods = new Map();
@@ -39,9 +31,9 @@
   const token = () => sessionStorage.getItem(TOKEN_KEY);
   const path = (name, rest = '') => `/api/pods/${encodeURIComponent(name)}${rest}`;
 
-  async function api(method, url, body) {
+  async function api(method, url, body, withToken = method !== 'GET') {
     const headers = { Accept: 'application/json' };
-    if (method !== 'GET' && token()) headers['X-Rig-Operator-Token'] = token();
+    if (withToken && token()) headers['X-Rig-Operator-Token'] = token();
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const init = { method, headers, cache: 'no-store' };
     if (body !== undefined) init.body = JSON.stringify(body);
@@ -72,8 +64,29 @@
   function spendText(spend) {
     if (spend === undefined || spend === null) return null;
     if (typeof spend === 'number') return `$${spend.toFixed(2)} (estimate)`;
+    if (typeof spend.spentUsd === 'number') {
+      const estimate = `$${(spend.spentUsd + (spend.accruingUsd ?? 0)).toFixed(2)} (estimate)`;
+      const billed =
+        typeof spend.providerUsd === 'number'
+          ? ` · RunPod billed $${spend.providerUsd.toFixed(2)} as of ${when(spend.providerAsOf)}`
+          : '';
+      const storage =
+        typeof spend.storageUsdPerDay === 'number'
+          ? ` · storage $${spend.storageUsdPerDay.toFixed(2)}/day`
+          : '';
+      return `${estimate}${billed}${storage}`;
+    }
     const usd = Object.entries(spend).find(([, value]) => typeof value === 'number');
     return usd ? `$${usd[1].toFixed(2)} (estimate)` : null;
+  }
+
+  // The diagnosis holds the pod's own log lines: it is read with the operator token only.
+  function diagnosisText(pod) {
+    if (!token()) return 'enter the operator token to read it';
+    const d = pod.diagnosis;
+    if (d === undefined) return '…';
+    if (d === null) return 'none';
+    return `${d.kind} ${when(d.at)}: ${d.summary}`;
   }
 
   // ---- one card per pod ----
@@ -89,8 +102,11 @@
       lastWake: field('Last wake'),
       keepAlive: field('Keep-alive'),
       idleStop: field('Idle stop at'),
+      idleWindow: field('Idle window'),
+      prewake: field('Next pre-wake'),
       spend: field('Spend today'),
       placement: field('Pod'),
+      diagnosis: field('Boot diagnosis'),
     };
     const dl = el('dl');
     for (const [dt, dd] of Object.values(rows)) dl.append(dt, dd);
@@ -118,17 +134,19 @@
       button('Keep alive', () => api('POST', path(name, '/keepalive'), { minutes: Number(minutes.value) })),
       button('Clear keep-alive', () => api('DELETE', path(name, '/keepalive'))),
     );
+    const evidence = el('ul', { class: 'evidence', 'aria-label': `boot diagnosis evidence for ${name}` });
     const timeline = el('div', { class: 'timeline' });
     const root = el(
       'section',
       { class: 'card', 'aria-label': `pod ${name}`, 'data-pod': name },
       el('h2', {}, el('span', { text: name }), badge, live),
       dl,
+      evidence,
       actions,
       message,
       timeline,
     );
-    return { root, rows, badge, live, message, timeline };
+    return { root, rows, badge, live, message, timeline, evidence };
   }
 
   function render(pod) {
@@ -146,11 +164,18 @@
     set('lastWake', lw ? `${lw.outcome} (${lw.wakeOutcome}) ${when(lw.completedAt)}: ${lw.reason}` : null);
     set('keepAlive', s.keepAliveUntil ? `until ${when(s.keepAliveUntil)}` : 'off');
     set('idleStop', s.idleStopAt ? when(s.idleStopAt) : null);
+    const w = s.idleWindow;
+    set('idleWindow', w ? `${w.minutes} min (${w.policy}): ${w.basis}` : null);
+    set('prewake', s.nextPrewakeAt ? when(s.nextPrewakeAt) : 'none planned');
     set('spend', spendText(s.spendToday) ?? 'not tracked');
     const price = typeof s.pricePerHour === 'number' ? ` · $${s.pricePerHour}/h` : '';
     set(
       'placement',
       s.podId ? `${s.podId}${s.gpuId ? ` · ${s.gpuId}` : ''}${price} · ${s.podsOnVolume} on volume` : 'none',
+    );
+    set('diagnosis', diagnosisText(pod));
+    pod.view.evidence.replaceChildren(
+      ...(token() && pod.diagnosis ? pod.diagnosis.evidence : []).map((line) => el('li', { text: line })),
     );
     drawTimeline(pod);
   }
@@ -308,6 +333,10 @@
     const pod = pods.get(name);
     const answer = await api('GET', path(name)).catch(() => null);
     if (answer && answer.status === 200) pod.status = answer.body;
+    if (token()) {
+      const diagnosis = await api('GET', path(name, '/diagnosis'), undefined, true).catch(() => null);
+      if (diagnosis && diagnosis.status === 200) pod.diagnosis = diagnosis.body;
+    }
     if (withHistory) {
       const history = await api('GET', path(name, '/history?limit=200')).catch(() => null);
       if (history && history.status === 200) {
@@ -358,6 +387,9 @@
         if (type === 'phase') pod.edges.push({ at: Date.parse(data.at), phase: data.phase, from: data.from });
         if (type === 'budget-refused')
           pod.view.message.textContent = `Budget refused a start: ${data.detail ?? ''}`;
+        if (type === 'billing-mismatch')
+          pod.view.message.textContent = `Billing mismatch: ${data.detail ?? ''}`;
+        if (type === 'prewake') pod.view.message.textContent = `Pre-wake: ${data.outcome}`;
         soon(pod, type !== 'wake-progress' && type !== 'idle-streak');
       });
     }

@@ -6,7 +6,10 @@ import {
   KeepAliveStore,
   ProxyActivityStore,
   RedisKeys,
+  RhythmStore,
   StopService,
+  UsageStore,
+  type WakeHistory,
   type ActionRecord,
   type IdleRecord,
 } from '@podwarden/platform';
@@ -21,7 +24,9 @@ import {
   type CapturedLogs,
 } from '@podwarden/testing';
 import { IdleTickService, type PodTickOutcome } from '../idle-tick.service';
+import type { IdleTickDependencies } from '../idle-tick-dependencies';
 import type { KeepAliveReader } from '../keep-alive-reading';
+import { RhythmKeeper, type PrewakeOutcome } from '../../rhythm/rhythm-keeper';
 
 /** Tick n runs at T0 + n seconds unless a test moves the clock further. */
 export const T0 = Date.UTC(2026, 10, 30, 10, 0, 0);
@@ -40,6 +45,14 @@ export interface IdleTickHarnessOptions {
   readonly keepAliveReader?: KeepAliveReader;
   /** What the tick reads the proxies' traffic from; the real store on this Redis by default. */
   readonly proxyActivityReader?: Pick<ProxyActivityStore, 'read'>;
+  /** The tick's optional collaborators (ledger, status, orphan sweep, list readers, boot diagnoser); none by default. */
+  readonly extras?: Partial<
+    Pick<IdleTickDependencies, 'ledger' | 'status' | 'orphans' | 'listReaders' | 'boots'>
+  >;
+  /** Runs the usage record and the adaptive window and pre-wakes (RhythmKeeper) on this Redis. */
+  readonly rhythm?: boolean;
+  /** The wake history the rhythm keeper reads a boot's wake from; an empty one by default. */
+  readonly rhythmHistory?: Pick<WakeHistory, 'recent'>;
 }
 
 export interface TickResult {
@@ -72,6 +85,11 @@ export class IdleTickHarness {
   readonly tick: IdleTickService;
   /** What the ticks announced on the event stream. */
   readonly events = new RecordedEvents();
+  readonly usage: UsageStore;
+  readonly rhythms: RhythmStore;
+  /** The pods a pre-wake was enqueued for, and the pre-wakes counted by outcome, in order. */
+  readonly prewakesEnqueued: string[] = [];
+  readonly prewakeOutcomes: PrewakeOutcome[] = [];
   now = T0;
   private tickCount = 0;
   private readonly replicaConnections: Redis[] = [];
@@ -83,7 +101,12 @@ export class IdleTickHarness {
     this.store = new IdleStateStore(options.redis, this.keys);
     this.actions = new ActionLog(options.redis, this.keys, this.logs.logger);
     this.keepAlives = new KeepAliveStore(options.redis, this.keys);
-    this.proxyActivity = new ProxyActivityStore(options.redis, this.keys);
+    // The proxies' records are written and judged on the harness clock, like everything else here.
+    this.proxyActivity = new ProxyActivityStore(options.redis, this.keys, {
+      now: () => Promise.resolve(this.now),
+    });
+    this.usage = new UsageStore(options.redis, this.keys, this.config.rhythm.usageRetentionDays);
+    this.rhythms = new RhythmStore(options.redis, this.keys);
     this.stops = new StopService(
       this.config,
       this.fake.asRunPodClient(),
@@ -194,13 +217,28 @@ export class IdleTickHarness {
       stops,
       // Keep-alives are judged on the harness clock as stored, not by their real time left in Redis.
       keepAlives: this.options.keepAliveReader ?? { get: (pod: string) => this.keepAlives.get(pod) },
-      // The proxy's records are judged on the harness clock, like everything else here.
-      proxyActivity: this.options.proxyActivityReader ?? {
-        read: (pod: string, readerNow?: number) => this.proxyActivity.read(pod, readerNow, this.now),
-      },
+      proxyActivity: this.options.proxyActivityReader ?? this.proxyActivity,
       logger: this.logs.logger,
       events: this.events,
       now: () => this.now,
+      ...this.options.extras,
+      ...(this.options.rhythm ? { rhythm: this.rhythmKeeper() } : {}),
+    });
+  }
+
+  private rhythmKeeper(): RhythmKeeper {
+    return new RhythmKeeper({
+      config: this.config,
+      usage: this.usage,
+      rhythms: this.rhythms,
+      history: this.options.rhythmHistory ?? { recent: () => Promise.resolve([]) },
+      enqueue: (pod) => {
+        this.prewakesEnqueued.push(pod.name);
+        return Promise.resolve(`prewake-${this.prewakesEnqueued.length}`);
+      },
+      events: this.events,
+      countPrewake: (_pod, outcome) => this.prewakeOutcomes.push(outcome),
+      logger: this.logs.logger,
     });
   }
 }

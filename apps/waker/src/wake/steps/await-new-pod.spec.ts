@@ -17,34 +17,62 @@ import { awaitNewPod } from './await-new-pod';
 
 const CREATE_CALLS = ['list', 'observe p1', 'catalog', `create ${L40S}`];
 
-/** The pod this wake placed, through the whole run: polled to Running, or torn down by the wake. */
+/** The pod this wake placed, through the whole run: polled to Running, left to boot, or torn down by the wake. */
 describe(awaitNewPod.name, () => {
-  it('never Running within max polls → terminated by its wake, Failed, stale pods left intact', async () => {
+  it('still Starting when the polls run out → Waiting, left to boot: no terminate, stale pods left intact', async () => {
     const runpod = replacingGpulessPod()
       .onObserve('new1', notFound('new1'), unreadablePod('new1'), found('new1', 'Provisioning'))
-      .alwaysObserve('new1', found('new1', 'Starting'))
-      .onTerminate(actionAccepted(204));
+      .alwaysObserve('new1', found('new1', 'Starting'));
     const sut = wakeRunHarness(runpod);
 
     const result = await sut.run();
 
-    expect(runpod.calls).toEqual([
-      ...CREATE_CALLS,
-      ...rounds(TEST_MAX_POLLS, 'observe new1'),
-      'terminate new1',
-    ]);
+    expect(runpod.calls).toEqual([...CREATE_CALLS, ...rounds(TEST_MAX_POLLS, 'observe new1')]);
+    expect(runpod.billableCalls).toEqual([`create ${L40S}`]);
     expect(result).toMatchObject({
-      outcome: 'Failed',
-      failureKind: 'provider',
+      outcome: 'Waiting',
+      failureKind: null,
       podId: 'new1',
       gpuId: L40S,
       pricePerHour: PRICES[L40S],
     });
     expect(result.message).toBe(
-      `pod new1 created on ${L40S} but not running after ${TEST_MAX_POLLS} polls; terminated by this wake; stale pods left intact`,
+      `pod new1 created on ${L40S} at ${PRICES[L40S]} USD/h is still Starting after ${TEST_MAX_POLLS} polls; ` +
+        'left to boot, not terminated: boot grace stops it if it is not ready within RUNPOD_BOOT_GRACE_MINUTES; ' +
+        'stale pods left intact; poll again',
     );
-    expect(sut.actions.summary).toEqual(['Create new1 ok', 'Terminate new1 ok']);
+    expect(sut.actions.summary).toEqual(['Create new1 ok']);
     expect(sut.sleeper.delays).toEqual(POLL_GAPS);
+  });
+
+  it.each<[string, PodObservation, string]>([
+    ['Provisioning', found('new1', 'Provisioning'), 'is still Provisioning'],
+    ['unreadable', unreadablePod('new1'), 'is unreadable ('],
+    ['not listed yet', notFound('new1'), 'is not listed yet'],
+    ['in a status we cannot name', found('new1', 'Unknown'), 'is in a status podwarden cannot name'],
+  ])('last read %s when the polls run out → Waiting, nothing terminated', async (_what, last, seen) => {
+    const runpod = replacingGpulessPod().alwaysObserve('new1', last);
+    const sut = wakeRunHarness(runpod);
+
+    const result = await sut.run();
+
+    expect(runpod.billableCalls).toEqual([`create ${L40S}`]);
+    expect(result).toMatchObject({ outcome: 'Waiting', podId: 'new1', gpuId: L40S });
+    expect(result.message).toContain(seen);
+    expect(result.message).toContain('left to boot, not terminated');
+  });
+
+  it('a pod that runs on the last poll is Created, not left to boot', async () => {
+    const runpod = replacingGpulessPod()
+      .onObserve('new1', ...Array.from({ length: TEST_MAX_POLLS - 1 }, () => found('new1', 'Starting')))
+      .alwaysObserve('new1', found('new1', 'Running'))
+      .onTerminate(actionAccepted(204));
+    const sut = wakeRunHarness(runpod);
+
+    const result = await sut.run();
+
+    expect(result).toMatchObject({ outcome: 'Created', podId: 'new1' });
+    expect(runpod.billableCalls).toEqual([`create ${L40S}`, 'terminate p1']);
   });
 
   it.each<[string, PodObservation]>([

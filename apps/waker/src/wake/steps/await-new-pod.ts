@@ -1,11 +1,13 @@
 import {
+  decideCreatedPodRound,
+  describeLeftToBoot,
   describeMismatches,
-  judgeCreatedPod,
   type GpuCandidate,
+  type LastSeen,
   type RequestedContract,
 } from '@podwarden/policies';
 import type { WakeRunContext } from '../wake-run-context';
-import { createdPodEnded, type WakeResult } from '../wake-result';
+import { createdPodEnded, createdPodLeftToBoot, type WakeResult } from '../wake-result';
 import { tearDownCreatedPod } from './tear-down-created-pod';
 
 export type NewPodWait =
@@ -13,11 +15,11 @@ export type NewPodWait =
 
 /**
  * Polls the pod this wake placed until it runs, within WAKE_MAX_POLLS rounds,
- * judging every read with the created-pod policy: what RunPod placed must be
- * what was asked (volume, datacenter, GPU, price), from the first read that
- * finds it to the one that sees it run. A pod that is not what was asked, that
- * fails, or that still does not run when the rounds run out is terminated by
- * this wake and the wake fails; no second create walk follows.
+ * each read decided by the created-pod policy: what RunPod placed must be what
+ * was asked (volume, datacenter, GPU, price) from the first read that finds it
+ * to the one that sees it run. A pod that is not what was asked, or that fails,
+ * is terminated by this wake and the wake fails; a pod still coming up when the
+ * rounds run out is left to boot and the wake ends Waiting. No second create walk follows.
  */
 export async function awaitNewPod(
   ctx: WakeRunContext,
@@ -26,18 +28,24 @@ export async function awaitNewPod(
 ): Promise<NewPodWait> {
   const { maxPolls, pollIntervalMs } = ctx.config.wake;
   const requested = requestedContract(ctx, candidate);
-  for (let round = 1; round <= maxPolls; round++) {
+  for (let round = 1; ; round++) {
     await ctx.progress.report('poll-new-pod', `round ${round}/${maxPolls}: waiting for pod ${podId} to run`);
-    const verdict = judgeCreatedPod(await ctx.runpod.observePod(podId), requested);
-    switch (verdict.kind) {
+    const step = decideCreatedPodRound(await ctx.runpod.observePod(podId), requested, round < maxPolls);
+    switch (step.kind) {
       case 'running':
         return { kind: 'running' };
-      case 'mismatch': {
-        const fields = describeMismatches(verdict.mismatches);
-        const torn = await tearDownCreatedPod(ctx, podId, candidate, `not the pod asked for: ${fields}`);
-        return ended(ctx, podId, candidate, `new pod ${podId} is not the pod asked for (${fields}); ${torn}`);
-      }
-      case 'failed': {
+      case 'tear-down': {
+        const { verdict } = step;
+        if (verdict.kind === 'mismatch') {
+          const fields = describeMismatches(verdict.mismatches);
+          const torn = await tearDownCreatedPod(ctx, podId, candidate, `not the pod asked for: ${fields}`);
+          return ended(
+            ctx,
+            podId,
+            candidate,
+            `new pod ${podId} is not the pod asked for (${fields}); ${torn}`,
+          );
+        }
         const torn = await tearDownCreatedPod(ctx, podId, candidate, `reached ${verdict.reached}`);
         return ended(
           ctx,
@@ -48,18 +56,13 @@ export async function awaitNewPod(
       }
       case 'gone':
         return ended(ctx, podId, candidate, `new pod ${podId} reached Terminated; not retrying`);
-      case 'wait':
+      case 'leave-to-boot':
+        return leftToBoot(ctx, podId, candidate, step.lastSeen);
+      case 'poll-again':
+        await ctx.pause(pollIntervalMs);
         break;
     }
-    if (round < maxPolls) await ctx.pause(pollIntervalMs);
   }
-  const torn = await tearDownCreatedPod(ctx, podId, candidate, `not running after ${maxPolls} polls`);
-  return ended(
-    ctx,
-    podId,
-    candidate,
-    `pod ${podId} created on ${candidate.gpuId} but not running after ${maxPolls} polls; ${torn}; stale pods left intact`,
-  );
 }
 
 function requestedContract(ctx: WakeRunContext, candidate: GpuCandidate): RequestedContract {
@@ -73,4 +76,18 @@ function requestedContract(ctx: WakeRunContext, candidate: GpuCandidate): Reques
 
 function ended(ctx: WakeRunContext, podId: string, candidate: GpuCandidate, message: string): NewPodWait {
   return { kind: 'ended', result: createdPodEnded(podId, candidate, message, ctx.state.diagnostics()) };
+}
+
+function leftToBoot(
+  ctx: WakeRunContext,
+  podId: string,
+  candidate: GpuCandidate,
+  lastSeen: LastSeen,
+): NewPodWait {
+  const { seen, guard } = describeLeftToBoot(lastSeen);
+  const { maxPolls } = ctx.config.wake;
+  const message =
+    `pod ${podId} created on ${candidate.gpuId} at ${candidate.pricePerHour} USD/h is ${seen} after ${maxPolls} polls; ` +
+    `left to boot, not terminated: ${guard}; stale pods left intact; poll again`;
+  return { kind: 'ended', result: createdPodLeftToBoot(podId, candidate, message, ctx.state.diagnostics()) };
 }

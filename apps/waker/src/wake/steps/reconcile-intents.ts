@@ -1,5 +1,6 @@
 import type { BillableIntent } from '@podwarden/platform';
 import { INTERRUPTED_DETAIL } from '@podwarden/platform';
+import { isStopPathIntent } from '@podwarden/policies';
 import type { WakeRunContext } from '../wake-run-context';
 
 /**
@@ -12,13 +13,13 @@ import type { WakeRunContext } from '../wake-run-context';
  * settles. Intents answered ambiguously in a run are that run's to settle.
  * Each row claims its intent in the same write, so a late answer that
  * records first leaves nothing here to record twice.
- * Stop intents are skipped: their caller may still be waiting for the answer.
+ * The stop path's intents (stops, the ERROR guard's terminates) are skipped:
+ * their caller may still be waiting for the answer; the idle monitor reconciles them.
  */
 export async function reconcileIntents(ctx: WakeRunContext): Promise<void> {
   const open = await ctx.intents.open(ctx.pod.name);
   for (const intent of open) {
-    // A stop's intent belongs to the stop path (gateway, idle monitor); the idle monitor reconciles it.
-    if (intent.action === 'Stop') continue;
+    if (isStopPathIntent(intent)) continue;
     if (intent.action === 'Create') await reconcileCreate(ctx, intent, intent.answeredStatus === null);
     else await reconcileAction(ctx, intent);
   }

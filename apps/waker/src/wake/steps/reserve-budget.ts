@@ -1,4 +1,10 @@
-import { budgetRefusal, reservationMicros, toMicros, worstCaseMinutes } from '@podwarden/policies';
+import {
+  judgedFigures,
+  judgedRefusal,
+  reservationMicros,
+  toMicros,
+  worstCaseMinutes,
+} from '@podwarden/policies';
 import { errorMessage, withinTimeout } from '@podwarden/platform';
 import type { WakeResult } from '../wake-result';
 import type { WakeRunContext } from '../wake-run-context';
@@ -7,7 +13,8 @@ import type { WakeRunContext } from '../wake-run-context';
  * The daily budget's gate before any start or create: reserve, in the ledger
  * every replica shares, the worst case this wake can bill before the runtime
  * cap stops it (price × MAX_RUNTIME_MINUTES; with the cap off, the rest of the
- * UTC day). Answers the wake's ending when it may not go on: the budget would
+ * UTC day). Spend is judged on the larger of the ledger and RunPod's billing
+ * today (see judgedSpentMicros). Answers the wake's ending when it may not go on: the budget would
  * be exceeded (also announced as a `budget-refused` pod event with the
  * figures), or (with a budget set) the ledger cannot be read. Without a
  * budget the reservation is still made (GET's spendToday), but never refuses.
@@ -22,11 +29,17 @@ export async function reserveBudget(ctx: WakeRunContext, pricePerHour: number): 
   const budgetMicros = budget === null ? null : toMicros(budget);
   const fields = { pod: ctx.pod.name, pricePerHour, minutes, reserveUsd: micros / 1e6, budgetUsd: budget };
   // The wake's ending, announced on the pod's event stream with the figures (amounts only).
-  const refuse = async (reason: string, spentUsd: number | null, reservedUsd: number | null) => {
+  const refuse = async (
+    reason: string,
+    spentUsd: number | null,
+    reservedUsd: number | null,
+    providerUsd: number | null = null,
+  ) => {
     await ctx.announce('budget-refused', {
       detail: reason,
       spentUsd,
       reservedUsd,
+      providerUsd,
       wakeUsd: micros / 1e6,
       budgetUsd: budget,
       pricePerHour,
@@ -44,12 +57,23 @@ export async function reserveBudget(ctx: WakeRunContext, pricePerHour: number): 
       ctx.log.info(fields, `reserved ${(micros / 1e6).toFixed(2)} USD of the daily budget`);
       return null;
     }
-    const reason = budgetRefusal({ ...outcome, budgetMicros }, micros, pricePerHour, minutes);
-    ctx.log.warn(
-      { ...fields, spentMicros: outcome.spentMicros, reservedMicros: outcome.reservedMicros },
-      reason,
+    const measures = {
+      settledMicros: outcome.spentMicros,
+      accruingMicros: outcome.accruingMicros,
+      providerMicros: outcome.providerMicros,
+    };
+    const reason = judgedRefusal(
+      measures,
+      outcome.reservedMicros,
+      budgetMicros,
+      micros,
+      pricePerHour,
+      minutes,
     );
-    return await refuse(reason, outcome.spentMicros / 1e6, outcome.reservedMicros / 1e6);
+    const judged = judgedFigures(measures, outcome.reservedMicros, budgetMicros);
+    ctx.log.warn({ ...fields, ...judged, providerMicros: outcome.providerMicros }, reason);
+    const providerUsd = outcome.providerMicros === null ? null : outcome.providerMicros / 1e6;
+    return await refuse(reason, judged.spentMicros / 1e6, judged.reservedMicros / 1e6, providerUsd);
   } catch (error) {
     if (budgetMicros === null) {
       ctx.log.warn({ ...fields, err: errorMessage(error) }, 'budget ledger not written (no budget set)');

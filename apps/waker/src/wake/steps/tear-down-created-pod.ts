@@ -3,9 +3,9 @@ import type { WakeRunContext } from '../wake-run-context';
 
 /**
  * The creator cleans up what it placed: a pod this wake created that is not
- * the pod it asked for, that failed, or that is not running when the wake
- * gives up, is terminated by the wake itself (recorded, trigger `wake`).
- * Returns the clause the wake's answer and history carry.
+ * the pod it asked for, or that failed (a terminal verdict), is terminated by
+ * the wake itself (recorded, trigger `wake`). One still booting when the wake
+ * gives up is not. Returns the clause the wake's answer and history carry.
  */
 export async function tearDownCreatedPod(
   ctx: WakeRunContext,

@@ -1,5 +1,6 @@
 import {
   advanceCreateWalk,
+  createInDoubt,
   describeCreateEnding,
   startCreateWalk,
   type CreatePodResult,
@@ -82,11 +83,6 @@ async function postCreate(ctx: WakeRunContext, candidate: GpuCandidate): Promise
         : `create on ${gpuId} returned ${answer.httpStatus} without a pod id`,
   });
   return answer;
-}
-
-/** A timeout, a reset, a 5xx, or a 2xx without an id: the create may have placed a pod we cannot name. */
-function createInDoubt(httpStatus: number, podId: string | null): boolean {
-  return httpStatus === 0 || httpStatus >= 500 || (httpStatus < 300 && !podId);
 }
 
 function walkEndingMessage(step: CreateWalkEnded): string {

@@ -1,0 +1,186 @@
+import type Redis from 'ioredis';
+import { INITIAL_IDLE_STATE, type IdleState, type PodConfig } from '@podwarden/policies';
+import type { RunPodClient } from '@podwarden/runpod-client';
+import { EMPTY_IDLE_RECORD, IdleStateStore, RedisKeys } from '@podwarden/platform';
+import {
+  FakeRunPod,
+  connectTestRedis,
+  deleteKeysUnder,
+  testConfig,
+  uniqueTestPrefix,
+} from '@podwarden/testing';
+import { PodReadiness } from './pod-readiness';
+
+const PREFIX = uniqueTestPrefix('pod-readiness');
+const KEYS = new RedisKeys(PREFIX);
+const CONFIG = testConfig({ CHECK_SECONDS: '30' });
+const POD: PodConfig = CONFIG.pods[0];
+const READY_SINCE = Date.parse('2026-12-01T12:00:00Z');
+const URL_P1 = 'https://p1-8000.proxy.runpod.net';
+
+let redis: Redis;
+beforeAll(() => {
+  redis = connectTestRedis();
+});
+afterEach(async () => {
+  jest.restoreAllMocks();
+  await deleteKeysUnder(redis, PREFIX);
+});
+afterAll(async () => {
+  await deleteKeysUnder(redis, PREFIX);
+  await redis.quit();
+});
+
+/** The idle state in Redis as the idle monitor would have written it, and RunPod as FakeRunPod. */
+function setup() {
+  const store = new IdleStateStore(redis, KEYS);
+  const fake = new FakeRunPod();
+  const readiness = new PodReadiness(CONFIG, fake as unknown as RunPodClient, store);
+  const state = (fields: Partial<IdleState>) =>
+    store.save(POD.name, { ...EMPTY_IDLE_RECORD, state: { ...INITIAL_IDLE_STATE, ...fields } });
+  const ready = (readySince = READY_SINCE) => state({ phase: 'Ready', readySince });
+  return { store, fake, readiness, state, ready };
+}
+
+describe(PodReadiness.name, () => {
+  it('no idle state yet: cold and Down, RunPod not asked', async () => {
+    const { fake, readiness } = setup();
+    await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: 'Down' });
+    expect(fake.calls).toEqual([]);
+  });
+
+  it.each<[string, Partial<IdleState>]>([
+    ['Booting', { phase: 'Booting' }],
+    ['Down with a readySince left over', { phase: 'Down', readySince: READY_SINCE }],
+    ['Ready without a readySince', { phase: 'Ready', readySince: null }],
+  ])('%s: cold in that phase, RunPod not asked', async (_what, fields) => {
+    const { fake, readiness, state } = setup();
+    await state(fields);
+    await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: fields.phase });
+    expect(fake.calls).toEqual([]);
+  });
+
+  it("Ready: the serving pod's proxy address, looked up once per boot and shared by every request of it", async () => {
+    const { fake, readiness, ready } = setup();
+    fake.setPod('p1');
+    await ready();
+    const [first, second] = await Promise.all([readiness.read(POD), readiness.read(POD)]);
+    expect(first).toEqual({ kind: 'ready', baseUrl: URL_P1 });
+    expect(second).toEqual(first);
+    expect(fake.takeCalls()).toEqual(['list', 'observe p1']);
+    await expect(readiness.read(POD)).resolves.toEqual({ kind: 'ready', baseUrl: URL_P1 });
+    expect(fake.takeCalls()).toEqual([]);
+  });
+
+  it('a new boot (another readySince) is looked up again', async () => {
+    const { fake, readiness, ready } = setup();
+    fake.setPod('p1');
+    await ready();
+    await readiness.read(POD);
+    fake.removePod('p1').setPod('p2');
+    await ready(READY_SINCE + 60_000);
+    await expect(readiness.read(POD)).resolves.toEqual({
+      kind: 'ready',
+      baseUrl: 'https://p2-8000.proxy.runpod.net',
+    });
+  });
+
+  it('forget: the next request looks the address up again', async () => {
+    const { fake, readiness, ready } = setup();
+    fake.setPod('p1');
+    await ready();
+    await readiness.read(POD);
+    fake.takeCalls();
+    readiness.forget(POD);
+    await readiness.read(POD);
+    expect(fake.takeCalls()).toEqual(['list', 'observe p1']);
+  });
+
+  it('the serving pod is the Running one with a GPU, whichever is listed first', async () => {
+    const { fake, readiness, ready } = setup();
+    fake.setPod('p0', { observation: 'Exited', listedStatus: 'EXITED' }).setPod('p1');
+    await ready();
+    await expect(readiness.read(POD)).resolves.toEqual({ kind: 'ready', baseUrl: URL_P1 });
+  });
+
+  it.each<[string, Parameters<FakeRunPod['setPod']>[1]]>([
+    ['Exited', { observation: 'Exited', listedStatus: 'EXITED' }],
+    ['Running without a GPU', { gpuCount: 0 }],
+    ['Starting', { observation: 'Starting' }],
+    ['unreadable on its own', { observation: 'unreadable' }],
+  ])('Ready in Redis but the pod is %s: cold and Down, and not remembered', async (_what, pod) => {
+    const { fake, readiness, ready } = setup();
+    fake.setPod('p1', pod);
+    await ready();
+    await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: 'Down' });
+    fake.setPod('p1', { observation: 'Running', listedStatus: 'RUNNING', gpuCount: 1 });
+    await expect(readiness.read(POD)).resolves.toEqual({ kind: 'ready', baseUrl: URL_P1 });
+  });
+
+  it('Ready in Redis but nothing on the volume (stopped since the last tick): cold and Down', async () => {
+    const { fake, readiness, ready } = setup();
+    fake.setPod('elsewhere', { volumeId: 'vol-2' });
+    await ready();
+    await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: 'Down' });
+    expect(fake.takeCalls()).toEqual(['list']);
+  });
+
+  it('an unreadable list: unresolved with the reason (no wake), and tried again on the next request', async () => {
+    const { fake, readiness, ready } = setup();
+    fake.setPod('p1').listFails('http 503');
+    await ready();
+    await expect(readiness.read(POD)).resolves.toEqual({ kind: 'unresolved', reason: 'http 503' });
+    fake.listReadable();
+    fake.takeCalls();
+    await expect(readiness.read(POD)).resolves.toEqual({ kind: 'ready', baseUrl: URL_P1 });
+    expect(fake.takeCalls()).toEqual(['list', 'observe p1']);
+  });
+
+  it('a Redis that does not answer in time is an error, neither ready nor cold', async () => {
+    const silent = { load: () => new Promise<never>(() => undefined) } as unknown as IdleStateStore;
+    const timed = testConfig({ REDIS_READ_TIMEOUT_MS: '20' });
+    const readiness = new PodReadiness(timed, new FakeRunPod() as unknown as RunPodClient, silent);
+    await expect(readiness.read(POD)).rejects.toThrow(
+      `idle state read timed out after ${timed.tuning.redisReadTimeoutMs} ms`,
+    );
+  });
+
+  describe('markNotServing', () => {
+    it('makes this boot cold (Booting) for two ticks, then it is looked up again', async () => {
+      const { fake, readiness, ready } = setup();
+      fake.setPod('p1');
+      await ready();
+      await readiness.read(POD);
+      const now = jest.spyOn(Date, 'now').mockReturnValue(READY_SINCE + 1000);
+      await readiness.markNotServing(POD);
+      fake.takeCalls();
+      await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: 'Booting' });
+      now.mockReturnValue(READY_SINCE + 1000 + 2 * 30_000 - 1);
+      await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: 'Booting' });
+      expect(fake.takeCalls()).toEqual([]);
+      now.mockReturnValue(READY_SINCE + 1000 + 2 * 30_000);
+      await expect(readiness.read(POD)).resolves.toEqual({ kind: 'ready', baseUrl: URL_P1 });
+      // Forgotten when marked: the address is read again, not served from before.
+      expect(fake.takeCalls()).toEqual(['list', 'observe p1']);
+    });
+
+    it('ends as soon as the idle monitor records a new boot', async () => {
+      const { fake, readiness, ready } = setup();
+      fake.setPod('p1');
+      await ready();
+      await readiness.markNotServing(POD);
+      await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: 'Booting' });
+      await ready(READY_SINCE + 1);
+      await expect(readiness.read(POD)).resolves.toEqual({ kind: 'ready', baseUrl: URL_P1 });
+    });
+
+    it('with no boot recorded marks nothing: a later boot is served at once', async () => {
+      const { fake, readiness, state, ready } = setup();
+      fake.setPod('p1');
+      await state({ phase: 'Booting', readySince: null });
+      await readiness.markNotServing(POD);
+      await ready();
+      await expect(readiness.read(POD)).resolves.toEqual({ kind: 'ready', baseUrl: URL_P1 });
+    });
+  });
+});

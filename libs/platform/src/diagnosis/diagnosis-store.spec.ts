@@ -1,0 +1,41 @@
+import type Redis from 'ioredis';
+import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { RedisKeys } from '../redis/redis-keys';
+import { DiagnosisStore, type StoredDiagnosis } from './diagnosis-store';
+
+const at = (minute: number) => `2026-12-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+const diagnosis = (podId: string, kind: StoredDiagnosis['kind'], minute: number): StoredDiagnosis => ({
+  podId,
+  at: at(minute),
+  kind,
+  evidence: [`line ${minute}`],
+  summary: kind,
+});
+
+describe('DiagnosisStore (real Redis)', () => {
+  let redis: Redis;
+  let store: DiagnosisStore;
+  const prefix = uniqueTestPrefix('diagnoses');
+  beforeAll(() => {
+    redis = connectTestRedis();
+    store = new DiagnosisStore(redis, new RedisKeys(prefix));
+  });
+  afterAll(async () => {
+    await deleteKeysUnder(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('keeps one entry per finding, the newest first, refreshing the evidence of a repeated one', async () => {
+    expect(await store.latest('Qwen')).toBeNull();
+    expect(await store.record('qwen', diagnosis('p1', 'cold-pull', 1))).toBe(true);
+    expect(await store.record('QWEN', diagnosis('p1', 'cold-pull', 2))).toBe(false);
+    expect(await store.record('qwen', diagnosis('p1', 'restart-loop', 3))).toBe(true);
+    expect(await store.record('qwen', diagnosis('p2', 'restart-loop', 4))).toBe(true);
+    expect((await store.all('qwen')).map((d) => `${d.podId}:${d.kind}:${d.at}`)).toEqual([
+      `p2:restart-loop:${at(4)}`,
+      `p1:restart-loop:${at(3)}`,
+      `p1:cold-pull:${at(2)}`,
+    ]);
+    expect(await store.latest('qwen')).toEqual(diagnosis('p2', 'restart-loop', 4));
+  });
+});

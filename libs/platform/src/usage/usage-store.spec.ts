@@ -1,0 +1,121 @@
+import type Redis from 'ioredis';
+import { MAX_RECORDED_USES } from '@podwarden/policies';
+import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { RedisKeys } from '../redis/redis-keys';
+import { RhythmStore } from './rhythm-store';
+import { UsageStore } from './usage-store';
+
+const DAY = 86_400_000;
+const T0 = Date.parse('2026-11-02T09:00:00Z');
+
+describe('UsageStore (real Redis)', () => {
+  let redis: Redis;
+  const prefix = uniqueTestPrefix('usage');
+  const keys = new RedisKeys(prefix);
+  beforeAll(() => {
+    redis = connectTestRedis();
+  });
+  afterAll(async () => {
+    await deleteKeysUnder(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('keeps uses, boots and stops oldest first, shared by any store on the same prefix', async () => {
+    const writer = new UsageStore(redis, keys, 28);
+    const reader = new UsageStore(redis, keys, 28);
+    await writer.recordUse('Qwen', { start: T0 + 60_000, end: T0 + 66_000 });
+    await writer.recordUse('qwen', { start: T0, end: T0 + 5_000 });
+    await writer.recordBoot('qwen', {
+      wakeAt: T0 - 200_000,
+      readyAt: T0 - 10_000,
+      gpuId: 'NVIDIA A40',
+      pricePerHour: 0.4,
+      prewake: true,
+    });
+    await writer.recordStop('qwen', { at: T0 + 900_000, trigger: 'idle' });
+    const record = await reader.read('QWEN', T0 - DAY);
+    expect(record.uses).toEqual([
+      { start: T0, end: T0 + 5_000 },
+      { start: T0 + 60_000, end: T0 + 66_000 },
+    ]);
+    expect(record.boots).toEqual([
+      { wakeAt: T0 - 200_000, readyAt: T0 - 10_000, gpuId: 'NVIDIA A40', pricePerHour: 0.4, prewake: true },
+    ]);
+    expect(record.stops).toEqual([{ at: T0 + 900_000, trigger: 'idle' }]);
+    expect(await reader.useCount('qwen')).toBe(2);
+    expect(await reader.usesSince('qwen', T0 + 1)).toBe(1);
+  });
+
+  it('records the same use twice only once (a re-run tick)', async () => {
+    const store = new UsageStore(redis, keys, 28);
+    await store.recordUse('twice', { start: T0, end: T0 + 60_000 });
+    await store.recordUse('twice', { start: T0, end: T0 + 60_000 });
+    expect(await store.useCount('twice')).toBe(1);
+  });
+
+  it('drops what is older than the retention when it writes, and the key expires with it', async () => {
+    const store = new UsageStore(redis, keys, 2);
+    await store.recordUse('old', { start: T0, end: T0 + 1_000 });
+    await store.recordUse('old', { start: T0 + 1.5 * DAY, end: T0 + 1.5 * DAY + 1_000 });
+    await store.recordUse('old', { start: T0 + 3 * DAY, end: T0 + 3 * DAY + 1_000 });
+    expect((await store.read('old', 0)).uses.map((u) => u.start)).toEqual([T0 + 1.5 * DAY, T0 + 3 * DAY]);
+    const ttl = await redis.pttl(keys.usageUses('old'));
+    expect(ttl).toBeGreaterThan(DAY);
+    expect(ttl).toBeLessThanOrEqual(2 * DAY);
+  });
+
+  it('keeps at most the newest MAX_RECORDED_USES uses', async () => {
+    const store = new UsageStore(redis, keys, 28);
+    const batch = redis.multi();
+    for (let i = 0; i < MAX_RECORDED_USES; i += 1)
+      batch.zadd(keys.usageUses('many'), T0 + i, `${T0 + i}:${T0 + i}`);
+    await batch.exec();
+    await store.recordUse('many', { start: T0 + MAX_RECORDED_USES, end: T0 + MAX_RECORDED_USES + 1 });
+    expect(await store.useCount('many')).toBe(MAX_RECORDED_USES);
+    const { uses } = await store.read('many', 0);
+    expect(uses[0].start).toBe(T0 + 1);
+  });
+
+  it('skips members that do not parse', async () => {
+    const store = new UsageStore(redis, keys, 28);
+    await redis.zadd(keys.usageUses('junk'), T0, 'not-a-use');
+    await redis.zadd(keys.usageBoots('junk'), T0, '{"wakeAt":"x"}');
+    await redis.zadd(keys.usageStops('junk'), T0, 'nope');
+    expect(await store.read('junk', 0)).toEqual({ uses: [], boots: [], stops: [] });
+  });
+});
+
+describe('RhythmStore (real Redis)', () => {
+  let redis: Redis;
+  const prefix = uniqueTestPrefix('rhythm');
+  beforeAll(() => {
+    redis = connectTestRedis();
+  });
+  afterAll(async () => {
+    await deleteKeysUnder(redis, prefix);
+    redis.disconnect();
+  });
+
+  it('gives out at most maxPerDay pre-wakes a UTC day, across stores, and a new day starts afresh', async () => {
+    const a = new RhythmStore(redis, new RedisKeys(prefix));
+    const b = new RhythmStore(redis, new RedisKeys(prefix));
+    const taken = await Promise.all([1, 2, 3].map((i) => (i % 2 ? a : b).takePrewake('qwen', T0, 2)));
+    expect(taken.filter(Boolean)).toHaveLength(2);
+    expect(await a.takePrewake('qwen', T0 + DAY, 2)).toBe(true);
+  });
+
+  it('keeps the pre-wake run until it is ended', async () => {
+    const store = new RhythmStore(redis, new RedisKeys(prefix));
+    const slot = {
+      dayClass: 'weekday' as const,
+      wakeMinute: 530,
+      untilMinute: 560,
+      hitRate: 0.9,
+      gainUsd: 0.1,
+    };
+    await store.savePrewakeRun('qwen', { at: T0, slot, attemptId: 'a1', hit: false });
+    expect(await store.prewakeRun('qwen')).toEqual({ at: T0, slot, attemptId: 'a1', hit: false });
+    await store.endPrewakeRun('qwen');
+    expect(await store.prewakeRun('qwen')).toBeNull();
+  });
+});
