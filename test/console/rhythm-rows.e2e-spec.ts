@@ -5,7 +5,7 @@ import { connectTestRedis } from '@podwarden/testing';
 import { eventually } from '../support/app-process';
 import { Stack, VOLUME_ID } from '../support/stack';
 import { REDIS_URL } from '../support/test-env';
-import { writePodsConfig } from '../idle/support/idle-harness';
+import { SEEDED_BOOT_MS, seedDailySessions, writePodsConfig } from '../idle/support/idle-harness';
 import { openBrowser } from './browser';
 
 /**
@@ -17,8 +17,6 @@ import { openBrowser } from './browser';
  */
 jest.setTimeout(180_000);
 
-const DAY = 86_400_000;
-const SEEDED_BOOT_MS = 6_000;
 const TICK_MS = 1_000;
 
 describe('the console card shows the idle window and the next pre-wake', () => {
@@ -47,19 +45,7 @@ describe('the console card shows the idle window and the next pre-wake', () => {
     redis = connectTestRedis(REDIS_URL);
     const usage = new UsageStore(redis, new RedisKeys(stack.prefix), 28);
     sessionAt = Math.ceil((Date.now() + 2 * 3_600_000) / 1000) * 1000;
-    for (let day = 21; day >= 1; day -= 1) {
-      const start = sessionAt - day * DAY;
-      await usage.recordBoot('qwen', {
-        wakeAt: start - SEEDED_BOOT_MS,
-        readyAt: start,
-        gpuId: 'NVIDIA A40',
-        pricePerHour: 0.79,
-        prewake: false,
-      });
-      for (let k = 0; k < 10; k += 1) {
-        await usage.recordUse('qwen', { start: start + k * 2000, end: start + k * 2000 + 500 });
-      }
-    }
+    await seedDailySessions(usage, sessionAt);
     // The monitor starts after the seeding: what it learns first is the seeded record.
     await stack.startIdleMonitor();
     browser = await openBrowser();

@@ -17,9 +17,11 @@ import { chatThrough } from '../proxy/support/proxy-client';
 import {
   EVENT_DEADLINE_MS,
   FAST_IDLE_ENV,
+  SEEDED_BOOT_MS,
   actions,
   emptyVolume,
   isStopTick,
+  seedDailySessions,
   seedPod,
   tickLines,
   waitForStopAndTick,
@@ -43,8 +45,6 @@ const ENV = {
 };
 const LEARNED_TICKS = 3;
 const FIXED_TICKS = 15;
-const SEEDED_BOOT_MS = 6_000;
-const DAY = 86_400_000;
 const TICK_MS = 1000;
 
 jest.setTimeout(300_000);
@@ -65,19 +65,7 @@ describe('adaptive idle window and pre-wake, end to end', () => {
     usage = new UsageStore(redis, new RedisKeys(stack.prefix), 28);
     // Whole seconds, so the learned slot's edges fall on the monitor's one-second tick grid.
     sessionAt = Math.ceil((Date.now() + 75_000) / 1000) * 1000;
-    for (let day = 21; day >= 1; day -= 1) {
-      const start = sessionAt - day * DAY;
-      await usage.recordBoot('qwen', {
-        wakeAt: start - SEEDED_BOOT_MS,
-        readyAt: start,
-        gpuId: 'NVIDIA A40',
-        pricePerHour: 0.79,
-        prewake: false,
-      });
-      for (let k = 0; k < 10; k += 1) {
-        await usage.recordUse('qwen', { start: start + k * 2000, end: start + k * 2000 + 500 });
-      }
-    }
+    await seedDailySessions(usage, sessionAt);
     await stack.startIdleMonitor();
   });
 

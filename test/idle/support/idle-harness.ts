@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Redis from 'ioredis';
+import type { UsageStore } from '@podwarden/platform';
 import { connectTestRedis } from '@podwarden/testing';
 import type { AppProcess } from '../../support/app-process';
 import { VOLUME_ID, type Stack } from '../../support/stack';
@@ -265,6 +266,32 @@ export class IdleStateReader {
 
   close(): void {
     this.redis.disconnect();
+  }
+}
+
+/** How long each seeded boot took: a pre-wake is planned this long (and a tick) before a session. */
+export const SEEDED_BOOT_MS = 6_000;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Seeds three weeks of daily sessions of `pod` at `sessionAt`'s time of day
+ * (a boot, then ten short requests 2 s apart), so the adaptive policy learns
+ * a window from those gaps and plans a pre-wake before the next one.
+ */
+export async function seedDailySessions(usage: UsageStore, sessionAt: number, pod = 'qwen'): Promise<void> {
+  for (let day = 21; day >= 1; day -= 1) {
+    const start = sessionAt - day * DAY_MS;
+    await usage.recordBoot(pod, {
+      wakeAt: start - SEEDED_BOOT_MS,
+      readyAt: start,
+      gpuId: 'NVIDIA A40',
+      pricePerHour: 0.79,
+      prewake: false,
+    });
+    for (let k = 0; k < 10; k += 1) {
+      await usage.recordUse(pod, { start: start + k * 2000, end: start + k * 2000 + 500 });
+    }
   }
 }
 
