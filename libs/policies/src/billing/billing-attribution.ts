@@ -45,11 +45,9 @@ export interface BillableRun {
 }
 
 /**
- * What RunPod billed for one run, once it reported the whole run: its pod's
- * buckets shared among that pod's runs by their overlap with each bucket
- * (a pod started twice in one hour shares the hour). null while the run is
- * still up, when its stop is not yet older than the billing lag as of the
- * read (`asOf`), or when its pod's billing was not read.
+ * What RunPod billed for one run: its pod's hourly buckets shared among that pod's runs by overlap (a pod
+ * started twice in an hour shares it). null until the run stopped more than the billing lag before `asOf`,
+ * or when its pod's billing was not read.
  */
 export function runBilledUsd(
   run: BillableRun,

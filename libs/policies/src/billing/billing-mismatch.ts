@@ -1,8 +1,7 @@
 /**
- * RunPod's own bill against what our records explain. Billing comes in hourly
- * buckets that lag and whose current bucket is still growing, so a pod billed
- * *less* than its recorded life is never a finding; only billing that no record
- * of ours explains, or more than a recorded life could cost, is.
+ * RunPod's own bill against what our records explain. Hourly buckets lag and the current one still grows,
+ * so billing *less* than a recorded life is never a finding; only billing no record explains, or more than
+ * a recorded life could cost, is.
  */
 
 /** One pod's charge in one hourly bucket, as RunPod reported it. */

@@ -1,11 +1,9 @@
 import { budgetRefusal, fromMicros, type BudgetFigures } from './daily-budget';
 
 /**
- * The daily budget is judged on the larger of two measures of what has been
- * spent today: our ledger (settled runs + the open runs' time so far) and
- * RunPod's provider-attributed billing, so a leak the ledger never saw still
- * stops new wakes. What the open runs may still bill (reserved − accruing)
- * comes on top. The ledger's Lua script mirrors this arithmetic.
+ * The daily budget is judged on the larger of our ledger (settled + open runs so far) and RunPod's billing,
+ * so a leak the ledger never saw still stops new wakes; what open runs may still bill comes on top. The
+ * ledger's Lua script mirrors this arithmetic.
  */
 export interface SpendMeasures {
   /** Settled today by the ledger. */

@@ -46,12 +46,9 @@ const BOOLEAN_WORDS: ReadonlyMap<string, boolean> = new Map([
 ]);
 
 /**
- * Every app's configuration from its environment, read once at start-up.
- * `podsConfigText` is the content of the PODS_CONFIG file when that variable is
- * set (reading it, and reporting an unreadable file, is the caller's job); it
- * is ignored when PODS_CONFIG is unset. A bad guard value keeps its default and
- * adds one warning for the caller to log; anything that leaves the apps unable
- * to run safely is an error. No warning or error ever quotes a secret.
+ * Every app's configuration from its environment, read once at start-up (reading the PODS_CONFIG file is
+ * the caller's job). A bad guard value keeps its default with one warning; anything that leaves the apps
+ * unable to run safely is an error. No warning or error ever quotes a secret.
  */
 export function parseConfig(env: Environment, podsConfigText: string | null): ConfigResult {
   const warnings: string[] = [];

@@ -31,11 +31,9 @@ export type RedisTopology =
 const SENTINEL_SCHEME = 'redis+sentinel:';
 
 /**
- * The topology from REDIS_URL, REDIS_SENTINELS/REDIS_SENTINEL_NAME and
- * REDIS_CLUSTER_NODES. Cluster nodes win over sentinels, which win over the
- * URL's host; the URL still carries the password (and `rediss:` TLS) for the
- * data nodes. Anything half-set is an error: guessing a topology could point
- * several replicas at different Redis servers.
+ * The topology from REDIS_URL, REDIS_SENTINELS/REDIS_SENTINEL_NAME and REDIS_CLUSTER_NODES: cluster nodes
+ * win over sentinels, sentinels over the URL's host. Anything half-set is an error: guessing a topology
+ * could point several replicas at different Redis servers.
  */
 export function readRedisTopology(env: Environment, url: string): Checked<RedisTopology> {
   const clusterText = readSetText(env, 'REDIS_CLUSTER_NODES');

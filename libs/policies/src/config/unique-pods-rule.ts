@@ -2,10 +2,9 @@ import type { PodConfig } from './config-types';
 import { quoteConfigValue } from './quote-config-value';
 
 /**
- * Why a list of pods cannot be served, or null when it can: names are route
- * keys matched case-insensitively, and a volume identifies exactly one pod, so
- * two entries sharing either would wake or stop each other's pod. Blank volume
- * ids are not duplicates: each marks its own pod as unconfigured.
+ * Why a list of pods cannot be served, or null: names are case-insensitive route keys and a volume is one
+ * pod, so two entries sharing either would wake or stop each other's pod. Blank volume ids are not
+ * duplicates: each marks its own pod as unconfigured.
  */
 export function findDuplicatePod(pods: readonly PodConfig[]): string | null {
   const nameIndex = new Map<string, number>();

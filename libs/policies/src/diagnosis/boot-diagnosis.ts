@@ -1,8 +1,6 @@
 /**
- * Why a boot is not ready, from several signals at once: the control plane,
- * the pod's system log (pull, start, exit), its container log (the
- * application) and how long it has been booting. One signal alone does not
- * tell a cold pull from a restart loop, provider lag or an application crash.
+ * Why a boot is not ready, from several signals at once (control plane, system log, container log, boot
+ * time): no one signal tells a cold pull from a restart loop, provider lag or an application crash.
  */
 export type BootDiagnosisKind =
   'cold-pull' | 'restart-loop' | 'control-plane-lag' | 'application-failure' | 'unknown';

@@ -1,8 +1,7 @@
 /**
- * One scrape of a pod's vLLM /metrics. `active` is running + waiting requests
- * (the gauges); `completed` is the sum of the monotonic work counters, null
- * (never 0) when the exposition carries none of the counter families, because
- * a constant zero would read as idle forever.
+ * One scrape of a pod's vLLM /metrics. `active` is running + waiting requests; `completed` sums the
+ * monotonic work counters, null (never 0) when no counter family is exposed, since a constant zero would
+ * read as idle forever.
  */
 export interface PodActivity {
   readonly active: number;

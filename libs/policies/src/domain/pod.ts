@@ -1,8 +1,7 @@
 /**
- * RunPod's pod lifecycle as our decisions see it. `Running` means RUNNING with a
- * live runtime (uptime > 0); RUNNING without one is `Starting`, because the GPU
- * may still be attaching and reading it as "running with no GPU" would create
- * a second, billed pod. Anything we cannot name is `Unknown`.
+ * RunPod's pod lifecycle as our decisions see it. RUNNING without a live runtime (uptime 0) is `Starting`:
+ * the GPU may still be attaching, and reading it as "running with no GPU" would create a second, billed
+ * pod. Anything we cannot name is `Unknown`.
  */
 export type PodStatus =
   'Provisioning' | 'Starting' | 'Running' | 'Exited' | 'Error' | 'Terminated' | 'Unknown';

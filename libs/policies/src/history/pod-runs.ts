@@ -1,8 +1,7 @@
 /**
- * Runs of a pod (wake to stop) assembled from what is recorded durably: the
- * action log (billable starts, creates, stops, terminates), the ready log (when
- * the idle monitor first saw the model answer) and completed wakes (for a price
- * the actions did not carry). The figures are observations, never RunPod's bill.
+ * Runs of a pod (wake to stop) assembled from durable records: the action log, the ready log (when the
+ * model first answered) and completed wakes (for a price the actions lack). The figures are observations,
+ * never RunPod's bill.
  */
 
 /** An action-log entry, as far as runs need it. */

@@ -20,12 +20,9 @@ export function baselineOf(book: BaselineBook, podId: string): number | null {
 }
 
 /**
- * A baseline outlives an unreachable tick: dropping it would make every tick
- * after a blip a fresh (non-idle) seed, and a pod whose /metrics flaps would
- * never finish a streak. It dies with its process: RunPod reuses the id across
- * stop/start and the new process counts from zero, so comparing against the old
- * totals (0 against 0, typically) would read idle on the ready tick. Pods that
- * left the volume are pruned, so replacements cannot grow the book.
+ * A baseline outlives an unreachable tick, or a pod whose /metrics flaps would never finish a streak.
+ * It dies with its process: RunPod reuses the id across stop/start and the new process counts from zero,
+ * so old totals would read idle on the ready tick. Pods gone from the volume are pruned.
  */
 export function nextBaselines(
   book: BaselineBook,

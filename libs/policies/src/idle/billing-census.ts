@@ -10,10 +10,9 @@ export interface VolumeBilling {
 }
 
 /**
- * For /metrics: per configured pod (with a volume), the pods on its volume that
- * the account-wide list does not show EXITED or TERMINATED (a missing or
- * unfamiliar status counts as billing: fail closed). Null when the list could
- * not be read: nothing is known, and a zero would read as "nothing bills".
+ * For /metrics: per configured pod with a volume, the volume's pods the account-wide list does not show
+ * EXITED or TERMINATED (a missing or unfamiliar status counts as billing: fail closed). Null when the
+ * list is unreadable: a zero would read as "nothing bills".
  */
 export function billingPerVolume(list: PodList, pods: readonly PodConfig[]): VolumeBilling[] | null {
   if (list.kind !== 'listed') return null;

@@ -45,10 +45,8 @@ export function errorEvidence(
 }
 
 /**
- * Each pod's ERROR clock after this tick: seen in ERROR starts it (or keeps
- * it), seen otherwise drops it (a wake may start an ERROR pod again: that is a
- * new boot), no evidence keeps it. An unreadable list keeps every clock; a pod
- * no longer on the volume loses its own.
+ * Each pod's ERROR clock after this tick: seen in ERROR starts or keeps it, seen otherwise drops it (a
+ * wake may start an ERROR pod again: a new boot), and no evidence, an unreadable list included, keeps it.
  */
 export function nextErrorClocks(
   previous: ErrorClocks,
@@ -92,9 +90,8 @@ export interface DueErrorAction {
 }
 
 /**
- * What the ERROR guard does this tick, per pod: stop a pod in ERROR for the
- * whole grace (once: an accepted stop is followed by the stop confirmation),
- * and terminate one still in ERROR a second grace later, whatever became of
+ * Per pod, what the ERROR guard does this tick: stop a pod in ERROR for the whole grace (once; the stop
+ * confirmation follows it up), and terminate one still in ERROR a second grace later, whatever became of
  * the stops (refused, failed, or accepted and not carried out).
  */
 export function errorActionsDue(clocks: ErrorClocks, graceMs: number, now: number): DueErrorAction[] {

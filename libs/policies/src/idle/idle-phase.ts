@@ -155,12 +155,9 @@ function stopFor(state: IdleState, now: number, settings: IdleSettings): StopRea
 }
 
 /**
- * One tick of the phase machine. Unknown changes nothing (a blip neither
- * boots, idles, readies nor arms the cap) and asks for no idle or boot-grace
- * stop, but the cap clock keeps running through it: a cap that falls due
- * during a blind run fires on the blind tick itself. It is the backstop for
- * exactly that, and its targets are then the pods last seen up (see
- * `capTargets`), never "nothing to stop".
+ * One tick of the phase machine. Unknown changes nothing and asks for no idle or boot-grace stop, but the
+ * cap clock runs on: a cap due during a blind run fires on the blind tick, as the backstop for exactly
+ * that, aimed at the pods last seen up (`capTargets`), never at "nothing to stop".
  */
 export function advanceIdle(
   state: IdleState,
@@ -183,12 +180,9 @@ export function advanceIdle(
 }
 
 /**
- * What a stop attempt leaves behind. An accepted stop is the Down edge: a
- * re-wake right after it starts a new boot with a new readySince instead of
- * inheriting a stale Ready. A refused stop resets only the counter that fired
- * and keeps the phase, so a full window passes before the next attempt and
- * "ready" is logged once per boot. A refused cap stop keeps its clock, so the
- * next tick tries again: a cost backstop must not wait out another whole cap.
+ * What a stop attempt leaves. An accepted stop is the Down edge: a re-wake starts a new boot, not a stale
+ * Ready. A refused one keeps the phase and resets only the counter that fired, so a full window passes
+ * first; a refused cap stop keeps its clock: a cost backstop must not wait out another whole cap.
  */
 export function afterStop(state: IdleState, reason: StopReason, accepted: boolean, _now: number): IdleState {
   if (accepted) {

@@ -12,10 +12,9 @@ export function keepAliveHolds(keepAliveUntil: number | null, now: number): bool
 }
 
 /**
- * A keep-alive holds off the idle stop only. Boot grace (a model that never
- * answers) and the runtime cap (the cost backstop) still fire under it. A
- * held-off idle stop leaves what a refused one does: the streak restarts, so
- * the pod gets a full idle window after the keep-alive lapses.
+ * A keep-alive holds off the idle stop only: boot grace (a model that never answers) and the runtime cap
+ * (the cost backstop) still fire. A held-off stop restarts the streak as a refused one does, so the pod
+ * gets a full idle window after the keep-alive lapses.
  */
 export function applyKeepAlive(
   advance: IdleAdvance,

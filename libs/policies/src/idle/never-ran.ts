@@ -5,13 +5,9 @@ import type { PodSignalOf } from './pod-signal';
 export type NeverRanClocks = Readonly<Record<string, number>>;
 
 /**
- * Each pod's own "never obtained a runtime" clock. The volume's phase machine
- * follows the volume's best signal, so a pod stuck without a GPU runtime
- * beside a serving sibling would never run out its boot grace there: this
- * clock is per pod. Booting (provisioning, or RUNNING without a runtime)
- * starts or keeps it; any other positive reading drops it; Unknown keeps it
- * (no evidence). An unreadable list keeps every clock; a pod no longer on
- * the volume loses its own.
+ * Each pod's own "never obtained a runtime" clock: per pod, since the volume's phase follows its best
+ * signal and a pod stuck without a GPU beside a serving sibling would never run out its boot grace there.
+ * Booting starts or keeps it, any other up reading drops it, no evidence keeps it.
  */
 export function nextNeverRanClocks(
   previous: NeverRanClocks,

@@ -20,11 +20,9 @@ export interface Orphan {
 const GONE = 'TERMINATED';
 
 /**
- * The orphans in one account-wide pod list: pods named with our prefix that
- * mount no configured volume (a create that lost its volume, a volume dropped
- * from PODS_CONFIG, a changed RUNPOD_VOLUME_ID) and are older than the grace.
- * A pod without the prefix is never ours, whatever it mounts; a pod whose age
- * cannot be read is left alone (terminating is not undone).
+ * Orphans in the account-wide list: pods with our prefix that mount no configured volume (a lost, dropped
+ * or changed volume) and are older than the grace. A pod without the prefix is never ours; one whose age
+ * cannot be read is left alone, since terminating cannot be undone.
  */
 export function findOrphans(pods: readonly ListedPod[], settings: OrphanSettings, now: number): Orphan[] {
   if (settings.prefix === '' || settings.pods.length === 0) return [];

@@ -63,11 +63,9 @@ const SIGNAL_RANK: Readonly<Record<PodSignal, number>> = {
 };
 
 /**
- * A stale pod and its replacement can share the volume and the list order is
- * unspecified, so every pod counts: a Busy pod anywhere wins and a sibling's
- * Idle never stops it, while a dead sibling listed first never hides a billing
- * one. Ties go to the first pod in list order. A listed pod the caller did not
- * classify reads Unknown (no evidence is not "down").
+ * A stale pod and its replacement can share the volume in any list order, so every pod counts: a Busy pod
+ * anywhere wins, and a dead sibling listed first never hides a billing one. Ties go to list order; an
+ * unclassified listed pod reads Unknown (no evidence is not "down").
  */
 export function aggregateSignals(lookup: VolumeLookup, perPod: ReadonlyArray<PodSignalOf>): VolumeSignal {
   if (lookup.kind === 'unreadable') {

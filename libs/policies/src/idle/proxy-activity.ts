@@ -12,16 +12,9 @@ export interface ProxyActivity {
 }
 
 /**
- * Folds the proxies' traffic into one tick's volume signal. A request in
- * flight through a proxy, or one that finished since the last tick, is work
- * the scrape may not show (a /metrics that does not answer, or a turn that
- * began and ended between two scrapes), so it reads Busy. `null` is a proxy
- * record that could not be read: it proves no idleness, so it reads Busy too.
- *
- * Only a Ready pod's idle evidence is overridden: traffic never makes a
- * booting pod ready, never revives a pod observed down, and never turns an
- * Unknown tick into evidence. The runtime cap is untouched (it is judged on
- * the up clock, whatever the signal), so proxy traffic never extends it.
+ * Folds proxy traffic into a tick's signal: a request in flight or finished since the last tick (which a
+ * scrape may miss), or an unreadable proxy record (no proof of idleness), reads Busy. It overrides only a
+ * Ready pod's idle evidence and never touches the runtime cap, so traffic never extends the cap.
  */
 export function withProxyActivity(
   signal: PodSignal,

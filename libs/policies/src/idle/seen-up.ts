@@ -14,10 +14,9 @@ export function listedAsUp(entry: ListedPod | undefined): boolean {
 }
 
 /**
- * The pods of a volume seen up this tick, in list order: those whose own read
- * says up, and, where that read failed (Unknown or missing), those the list
- * still shows billing. An unreadable list tells nothing: what was last seen
- * up stays the answer. A volume with no pod has none up.
+ * The pods of a volume seen up this tick, in list order: those whose own read says up or, where that read
+ * failed, that the list still shows billing. An unreadable list tells nothing, so what was last seen up
+ * stays the answer.
  */
 export function seenUpPods(
   lookup: VolumeLookup,

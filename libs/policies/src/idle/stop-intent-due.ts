@@ -17,11 +17,9 @@ export function isStopPathIntent(intent: Pick<OpenIntentView, 'action' | 'trigge
 }
 
 /**
- * Whether the idle monitor reconciles this open intent now: only the stop
- * path's, and only once it is older than the RunPod client timeout, so a
- * caller still waiting for its answer is never overtaken. An unreadable time
- * is due: no caller can be waiting on an intent nobody can date, and leaving
- * it open would hide the call forever.
+ * Whether the idle monitor reconciles this open intent now: only a stop-path one older than the RunPod
+ * client timeout, so a caller still awaiting its answer is never overtaken. An undatable intent is due:
+ * no caller can be waiting on it, and leaving it open would hide the call forever.
  */
 export function isStopIntentDue(intent: OpenIntentView, now: number, clientTimeoutMs: number): boolean {
   if (!isStopPathIntent(intent)) return false;

@@ -6,10 +6,8 @@ export const SHUTDOWN_MARGIN_MS = 5000;
 export type ShutdownRole = 'gateway' | 'worker';
 
 /**
- * How long a process may take to stop after SIGTERM before it exits anyway.
- * A worker waits SHUTDOWN_GRACE_MS for its running job, then hands it back.
- * The gateway must also let a start request that is waiting for its wake
- * (up to WAKE_REQUEST_WAIT_SECONDS) answer, so its deadline covers that wait.
+ * How long a process may take to stop after SIGTERM before it exits anyway: a worker's job grace and,
+ * for the gateway, also a waiting start request's wake wait, so that request can still answer.
  */
 export function shutdownDeadlineMs(config: PodwardenConfig, role: ShutdownRole): number {
   const grace = config.tuning.shutdownGraceMs;

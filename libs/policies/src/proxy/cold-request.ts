@@ -58,10 +58,9 @@ export function heldWakeVerdict(result: {
 }
 
 /**
- * The pod proxy's own answer, not vLLM's: RunPod's edge serves an HTML 404
- * while the pod is not running and an HTML 502 while nothing listens on the
- * port (vLLM answers JSON, also for its own 404). The model is not serving,
- * whatever the idle monitor last recorded: the request is cold again.
+ * The pod proxy's own answer, not vLLM's (JSON, even its 404): RunPod's edge serves HTML 404 while the pod
+ * is not running and HTML 502 while nothing listens on the port. The model is not serving, whatever the
+ * idle monitor last recorded: the request is cold again.
  */
 export function isPodProxyNotServing(status: number, contentType: string | null): boolean {
   const html = contentType !== null && contentType.toLowerCase().startsWith('text/html');

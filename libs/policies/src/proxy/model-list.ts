@@ -11,10 +11,8 @@ export interface KeptModelList {
 }
 
 /**
- * Whether a pod's answer to `GET /v1/models` is an OpenAI model list worth
- * keeping: `{ "object": "list", "data": [{ "id": "…" }, …] }` with at least
- * one model. An error page, an empty list or anything else is not kept: a
- * client answered from it later would see no model to ask for.
+ * Whether a `GET /v1/models` answer is an OpenAI model list with at least one model, worth keeping. An
+ * error page or an empty list is not: a client answered from it later would see no model to ask for.
  */
 export function isModelList(body: string): boolean {
   let parsed: unknown;

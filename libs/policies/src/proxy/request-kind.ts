@@ -1,9 +1,7 @@
 /**
- * What a request through the inference proxy asks of the pod:
- * - `model-work`: the model runs for it (a completion, an embedding, a rerank…):
- *   it wakes a cold pod and counts as activity while forwarded;
- * - `model-list`: `GET /v1/models`, answered while cold from the last list the pod served;
- * - `metadata`: any other read (or a POST that runs no model): never wakes, never counts.
+ * What a proxied request asks of the pod: `model-work` runs the model (wakes a cold pod, counts as activity
+ * while forwarded); `model-list` is `GET /v1/models`, answered cold from the last list served; `metadata`
+ * is any other read or a POST that runs no model: never wakes, never counts.
  */
 export type ProxyRequestKind = 'model-work' | 'model-list' | 'metadata';
 
@@ -20,12 +18,9 @@ const NON_WORK_POSTS: readonly RegExp[] = [
 ];
 
 /**
- * Decides by method and path (`/v1/…` with its query string, as the client sent
- * it). Paths compare case-insensitively without the query string or trailing
- * slashes. Only POST can make the model work: every OpenAI and vLLM route that
- * runs it is a POST, and every other method reads or administers. A POST to a
- * path not known to run no model wakes the pod: an unfamiliar server's own
- * inference route must not be refused (fail closed on the request, not on money).
+ * Decides by method and path (as the client sent it, query string included). Only a POST runs the model;
+ * a POST not known to run no model wakes the pod, so an unfamiliar server's inference route is never
+ * refused (fail closed on the request, not on money).
  */
 export function classifyProxyRequest(method: string, path: string): ProxyRequestKind {
   const route = normalisedRoute(path);

@@ -12,12 +12,9 @@ export interface ShedAttempt {
 const BROUGHT_UP: ReadonlySet<string> = new Set(['Started', 'Created']);
 
 /**
- * The boot a shed request waits on: the wake it asked for (or joined), still
- * in flight or ended by starting or creating the pod (the request is cold, so
- * the model is not ready yet). A wake not in the history yet is still queued:
- * its boot starts now at the earliest. Until the wake has ended, the GPU is
- * guessed from the newest wake that names one, as GET does. Null when the
- * wake ended otherwise (nothing booting to estimate).
+ * The boot a shed request waits on: its wake, in flight or ended by starting or creating the pod (the
+ * request is cold, so not ready yet); a wake not yet in the history is queued and boots from now at the
+ * earliest. Until it ends, the GPU is guessed as GET does; null if it ended otherwise.
  */
 export function shedBoot(
   attempts: readonly ShedAttempt[],

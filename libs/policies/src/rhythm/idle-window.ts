@@ -35,10 +35,9 @@ export interface IdleWindow {
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
- * Ski rental over the pod's own gaps: waiting W minutes after a use costs
- * min(gap, W) billed minutes; a gap longer than W also costs a cold start
- * (the boot billed again plus a person waiting it out). Among the windows that
- * add almost no cold starts over the longest allowed window, the cheapest wins.
+ * Ski rental over the pod's own gaps: waiting W minutes costs min(gap, W) billed minutes, and a longer gap
+ * also a cold start (the boot billed again and a person waiting). The cheapest window that adds almost no
+ * cold starts over the longest allowed one wins.
  */
 export function chooseIdleWindow(settings: IdleWindowSettings, evidence: IdleWindowEvidence): IdleWindow {
   if (settings.policy === 'fixed') {

@@ -57,11 +57,9 @@ interface Candidate extends PrewakeSlot {
 }
 
 /**
- * The slots worth a pre-wake: recurring session starts by time of day,
- * judged by how often they came true against what a miss bills. A pre-wake
- * readies the pod at the slot's early edge; a hit saves the person the boot,
- * and bills the minutes until they arrive; a miss bills the boot and the
- * slot. Slots do not overlap; at most `maxPerDay` per kind of day.
+ * The slots worth a pre-wake: recurring session starts by time of day, judged by how often they came true
+ * against what a miss bills (the boot and the slot; a hit bills until the person arrives but saves them the
+ * boot). Slots do not overlap; at most `maxPerDay` per kind of day.
  */
 export function planPrewakes(settings: PrewakeSettings, evidence: PrewakeEvidence): PrewakeSlot[] {
   if (settings.maxPerDay <= 0) return [];

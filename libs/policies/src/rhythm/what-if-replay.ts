@@ -51,11 +51,9 @@ interface UpPod {
 }
 
 /**
- * Replays a trace in simulated time through the idle monitor's own decisions:
- * each tick reads the simulated pod as the monitor would (down, booting,
- * busy, idle), advances the same phase machine with the window the same
- * rhythm policy chooses, and pre-wakes where the same plan says. A request
- * that meets a stopped pod wakes it and waits for the boot.
+ * Replays a trace in simulated time through the idle monitor's own decisions (signal, phase machine,
+ * rhythm window, pre-wake plan), so what-if answers what the monitor would do. A request that meets a
+ * stopped pod wakes it and waits for the boot.
  */
 export function replayTrace(
   trace: UsageTrace,

@@ -1,10 +1,7 @@
 /**
- * How a status read treats the shared snapshot of a volume:
- * - `serve`: fresh enough, answer from it;
- * - `serve-and-refresh`: older than the freshness bound but recent enough to show while one
- *   reader (whoever takes the refresh lock) reads RunPod again in the background;
- * - `refresh-first`: missing, invalidated by a write, or too old to show: the caller waits for
- *   a refresh (its own, or the one another replica holds the lock for).
+ * How a status read treats a volume's shared snapshot: `serve` it when fresh; `serve-and-refresh` while one
+ * reader (the refresh lock's holder) rereads RunPod in the background; `refresh-first` when it is missing,
+ * invalidated by a write or too old, so the caller waits for a refresh (its own or another replica's).
  */
 export type StatusReadPlan = 'serve' | 'serve-and-refresh' | 'refresh-first';
 

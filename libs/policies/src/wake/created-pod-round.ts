@@ -3,11 +3,9 @@ import { judgeCreatedPod, type CreatedPodVerdict } from './created-pod-verdict';
 import type { RequestedContract } from './realised-contract';
 
 /**
- * What the last read of a pod left to boot showed, which decides what stops it if it never serves:
- * - `booting`: Provisioning or Starting on our volume: the idle monitor's boot grace counts it;
- * - `unnamed`: on our volume in a status we cannot name: the runtime cap stops it;
- * - `unread`: not listed yet, or the read failed: boot grace stops it if it boots on our
- *   volume, the orphan sweep if it landed off it.
+ * What the last read of a pod left to boot showed, deciding what stops it if it never serves: `booting`,
+ * boot grace; `unnamed` (on our volume, a status we cannot name), the runtime cap; `unread` (not listed,
+ * or the read failed), boot grace if it boots on our volume, the orphan sweep if it landed off it.
  */
 export type LastSeen =
   | { readonly kind: 'booting'; readonly status: 'Provisioning' | 'Starting' }
@@ -15,15 +13,9 @@ export type LastSeen =
   | { readonly kind: 'unread'; readonly why: string };
 
 /**
- * What the wake does with the pod it placed after one read of it:
- * - `running`: serving, and the pod it asked for;
- * - `poll-again`: still coming up (or not read) and polls are left;
- * - `leave-to-boot`: out of polls with nothing terminal seen: the wake ends
- *   Waiting and the pod boots on (a slow host pulling a large image is no
- *   fault, and tearing it down would bill a new pod on every retry);
- * - `tear-down`: a terminal verdict (not the pod asked for, ERROR, EXITED
- *   before it ran, RUNNING without a GPU): the creator terminates it;
- * - `gone`: already TERMINATED, nothing left to bill.
+ * What the wake does with its placed pod after one read. `leave-to-boot`, when polls run out with nothing
+ * terminal seen, ends the wake Waiting: a slow host pulling a large image is no fault, and tearing the pod
+ * down would bill a new pod on every retry. `tear-down` is for a terminal verdict; the creator owns it.
  */
 export type CreatedPodStep =
   | { readonly kind: 'running' }

@@ -3,14 +3,9 @@ import { checkRealisedContract, type ContractMismatch, type RequestedContract } 
 import { decidePod } from './wake-decision';
 
 /**
- * What the wake does with one read of the pod it placed:
- * - `running`: serving, and the pod it asked for;
- * - `wait`: not placed in the list yet, unreadable, or still coming up;
- * - `mismatch`: not the pod it asked for (another volume, datacenter, GPU, or
- *   above the cap): tear it down, never adopt it;
- * - `failed`: it will not serve (ERROR, EXITED before it ever ran, RUNNING
- *   without a GPU): tear it down, the creator owns it;
- * - `gone`: already TERMINATED, nothing left to bill.
+ * What the wake does with one read of its placed pod: `running`; `wait` (not listed, unreadable, coming
+ * up); `mismatch` (not the pod asked for), tear it down, never adopt it; `failed` (it will not serve), tear
+ * it down, the creator owns it; `gone`, already TERMINATED, nothing left to bill.
  */
 export type CreatedPodVerdict =
   | { readonly kind: 'running' }

@@ -23,11 +23,9 @@ export type ContractCheck =
 const NOT_REPORTED = 'not reported';
 
 /**
- * Whether a pod the wake created is the pod it asked for. RunPod has accepted
- * a volume flag and placed a pod without the volume: such a pod is invisible
- * to everything that looks at the volume and bills forever, so a field that is
- * missing is a mismatch, never "probably fine". The price is judged against
- * the cap (RunPod may round), and only a reported price can be judged.
+ * Whether a pod the wake created is the one it asked for. RunPod has accepted a volume and placed the pod
+ * without it, invisible to all that watch the volume and billing forever, so a missing field is a mismatch,
+ * never "probably fine". The price is judged against the cap (RunPod may round), and only when reported.
  */
 export function checkRealisedContract(
   requested: RequestedContract,

@@ -17,10 +17,9 @@ export type TerminationJudgement =
   { readonly allowed: true } | { readonly allowed: false; readonly refusal: TerminationRefusal };
 
 /**
- * Terminate is the one irreversible call. It is allowed only for a pod that is
- * not the replacement itself (both sit on our volume), that was listed on
- * exactly our volume, and only while the replacement is observed Running with
- * a GPU, so the volume never ends up with nothing serving because of us.
+ * Terminate is the one irreversible call: only for a pod that is not the replacement, listed on exactly our
+ * volume, and only while the replacement is observed Running with a GPU, so the volume never ends up with
+ * nothing serving because of us.
  */
 export function judgeTermination(request: TerminationRequest): TerminationJudgement {
   const staleId = request.staleId.trim();

@@ -4,10 +4,9 @@ import type { PodObservation, PodStatus } from '../domain/pod';
 export type WakeVerdict = 'Done' | 'StartExisting' | 'CreateReplacement' | 'WaitAndRepoll';
 
 /**
- * Decides one pod. A failed read is never "no pod": it repolls. An affirmative
- * not-found says CreateReplacement, but the caller must re-confirm absence with
- * a volume lookup before creating, because a 404 on a remembered id can come
- * from a scoped key or a misrouted request while the pod is alive and billing.
+ * Decides one pod. A failed read is never "no pod": it repolls. A not-found says CreateReplacement, but the
+ * caller must re-confirm absence by volume first: a 404 on a remembered id can come from a scoped key or a
+ * misrouted request while the pod is alive and billing.
  */
 export function decidePod(observation: PodObservation, startAttempted: boolean): WakeVerdict {
   switch (observation.kind) {
@@ -52,10 +51,9 @@ export interface VolumePod {
 }
 
 /**
- * Decides the volume from every pod on it (a stale pod and its replacement can
- * coexist). A serving pod wins and its siblings are stale; otherwise nothing is
- * started or created while any pod may still be coming up, since that is how a
- * re-wake used to stack a third billed pod.
+ * Decides the volume from every pod on it (a stale pod and its replacement can coexist). A serving pod wins
+ * and its siblings are stale; otherwise nothing is started or created while any pod may be coming up, since
+ * that is how a re-wake used to stack a third billed pod.
  */
 export function decideVolume(pods: ReadonlyArray<VolumePod>): VolumeDecision {
   const decided = pods.map((pod) => ({
