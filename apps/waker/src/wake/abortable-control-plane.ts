@@ -9,12 +9,9 @@ export interface BillableFence {
 }
 
 /**
- * The control plane as one wake sees it: every call carries the run's
- * AbortSignal (the real client stops a request in flight with it), once it
- * is aborted no further call is issued at all, and every billable call (start,
- * create, terminate) is preceded by an atomic check that the run still holds
- * its volume's gate. A write in flight carries only the job's own signal: a
- * lost fence must not cut a create's answer off and leave its outcome unknown.
+ * The control plane as one wake sees it: every call carries the run's AbortSignal, none is issued once it
+ * is aborted, and each billable call first checks atomically that the run still holds the volume's gate.
+ * A write in flight has only the job's signal: a lost fence must not leave a create's outcome unknown.
  */
 export class AbortableControlPlane {
   constructor(

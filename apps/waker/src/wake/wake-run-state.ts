@@ -19,10 +19,9 @@ export class WakeRunState {
   }
 
   /**
-   * A fail-closed guard declining. It is a refusal (nothing billed) only
-   * while no billable call went out; after an accepted start, or a create
-   * whose answer may have placed a pod, the same guard ends the wake as a
-   * provider failure so the history never says Refused for a wake that billed.
+   * A fail-closed guard declining: a refusal only while nothing billable went out; after an accepted start,
+   * or a create that may have placed a pod, it ends the wake as a provider failure, so the history never
+   * says Refused for a wake that billed.
    */
   declined(message: string): WakeResult {
     return this.billableIssued

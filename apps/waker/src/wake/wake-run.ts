@@ -13,12 +13,9 @@ import { created, refused, serving, withKeptPods, type WakeResult } from './wake
 import { WakeRunContext, type WakeRunFence } from './wake-run-context';
 
 /**
- * Ensures a pod attached to the volume is RUNNING on an acceptable GPU, as a
- * sequence of steps (under ./steps): read the volume; drive the pods already
- * on it; otherwise choose GPUs, walk the creates and await the new pod; then
- * terminate the stale pods. Every branch asks a policy, every RunPod call
- * carries the job's AbortSignal, every billable call is recorded. Safe to run
- * twice (a stalled job re-runs): it always starts from a fresh read of the volume.
+ * Ensures a pod on the volume is RUNNING on an acceptable GPU, as the steps under ./steps; every branch
+ * asks a policy and every billable call is recorded. Safe to run twice (a stalled job re-runs): it always
+ * starts from a fresh read of the volume.
  */
 export class WakeRun {
   private readonly ctx: WakeRunContext;

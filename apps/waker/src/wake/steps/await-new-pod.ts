@@ -14,12 +14,9 @@ export type NewPodWait =
   { readonly kind: 'running' } | { readonly kind: 'ended'; readonly result: WakeResult };
 
 /**
- * Polls the pod this wake placed until it runs, within WAKE_MAX_POLLS rounds,
- * each read decided by the created-pod policy: what RunPod placed must be what
- * was asked (volume, datacenter, GPU, price) from the first read that finds it
- * to the one that sees it run. A pod that is not what was asked, or that fails,
- * is terminated by this wake and the wake fails; a pod still coming up when the
- * rounds run out is left to boot and the wake ends Waiting. No second create walk follows.
+ * Polls the pod this wake placed until it runs (WAKE_MAX_POLLS rounds), checking on every read that it is
+ * what was asked. One that is not, or that fails, is terminated and the wake fails; one still coming up
+ * when the rounds run out is left to boot and the wake ends Waiting. No second create walk follows.
  */
 export async function awaitNewPod(
   ctx: WakeRunContext,

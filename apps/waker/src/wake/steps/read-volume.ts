@@ -2,10 +2,8 @@ import { lookupVolume, type VolumeLookup } from '@podwarden/policies';
 import type { WakeRunContext } from '../wake-run-context';
 
 /**
- * Reads which pods sit on our volume: one list call, decided by the volume
- * lookup policy (an unreadable list is never "no pod"). The listing is kept:
- * the termination guard later judges each stale pod on the volume it was
- * listed with.
+ * Reads which pods sit on our volume in one list call (an unreadable list is never "no pod"). The listing
+ * is kept: the termination guard later judges each stale pod on the volume it was listed with.
  */
 export async function readVolume(ctx: WakeRunContext): Promise<VolumeLookup> {
   const list = await ctx.runpod.listPods();

@@ -4,17 +4,9 @@ import { isStopPathIntent } from '@podwarden/policies';
 import type { WakeRunContext } from '../wake-run-context';
 
 /**
- * The first thing a run does after its fresh read of the volume: every
- * billable intent a previous run left without an outcome (its waker died
- * during the call) is reconciled against that read. A create whose requested
- * pod is listed is recorded as placed (on the volume, this run then adopts
- * it); a start or terminate is recorded with what the pod is now. A create
- * not listed yet stays in doubt: it blocks the next create until the volume
- * settles. Intents answered ambiguously in a run are that run's to settle.
- * Each row claims its intent in the same write, so a late answer that
- * records first leaves nothing here to record twice.
- * The stop path's intents (stops, the ERROR guard's terminates) are skipped:
- * their caller may still be waiting for the answer; the idle monitor reconciles them.
+ * Settles the billable intents a previous run's dead waker left open against this run's fresh read (an
+ * unlisted create stays in doubt, blocking creates); each row claims its intent, so none is recorded twice.
+ * Stop-path intents are skipped: their caller may still be waiting; the idle monitor reconciles them.
  */
 export async function reconcileIntents(ctx: WakeRunContext): Promise<void> {
   const open = await ctx.intents.open(ctx.pod.name);

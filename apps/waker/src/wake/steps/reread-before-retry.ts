@@ -6,10 +6,9 @@ import { settleCreatesInDoubt } from './settle-creates-in-doubt';
 export type RetryCheck = { readonly kind: 'repost' } | Placement;
 
 /**
- * Before a create is posted again: wait as RunPod asked (capped by
- * WAKE_MAX_RETRY_AFTER_SECONDS), then re-read the volume. A 5xx can come back
- * after RunPod committed the create, so a new pod there is adopted instead of
- * billing a second one; an unreadable volume is never a licence to re-post.
+ * Before a create is posted again: wait as RunPod asked (capped), then re-read the volume. A 5xx can come
+ * after RunPod committed the create, so a new pod there is adopted instead of billing a second one; an
+ * unreadable volume is never a licence to re-post.
  */
 export async function rereadBeforeRetry(
   ctx: WakeRunContext,

@@ -10,14 +10,9 @@ import type { WakeResult } from '../wake-result';
 import type { WakeRunContext } from '../wake-run-context';
 
 /**
- * The daily budget's gate before any start or create: reserve, in the ledger
- * every replica shares, the worst case this wake can bill before the runtime
- * cap stops it (price × MAX_RUNTIME_MINUTES; with the cap off, the rest of the
- * UTC day). Spend is judged on the larger of the ledger and RunPod's billing
- * today (see judgedSpentMicros). Answers the wake's ending when it may not go on: the budget would
- * be exceeded (also announced as a `budget-refused` pod event with the
- * figures), or (with a budget set) the ledger cannot be read. Without a
- * budget the reservation is still made (GET's spendToday), but never refuses.
+ * The daily budget's gate before a start or create: reserve in the shared ledger the worst case this wake
+ * can bill before the runtime cap (or the day's end) stops it. Ends the wake when over budget or, with a
+ * budget set, on an unreadable ledger; without a budget it still reserves (GET's spendToday).
  */
 export async function reserveBudget(ctx: WakeRunContext, pricePerHour: number): Promise<WakeResult | null> {
   const { ledger } = ctx;

@@ -13,12 +13,9 @@ export async function createsInDoubt(ctx: WakeRunContext): Promise<BillableInten
 }
 
 /**
- * A create whose answer was lost or failed after the request went out (a
- * timeout, a reset, a 5xx) may have placed a pod that RunPod's list shows only
- * later. While one is in doubt, no create is posted: the volume is re-read
- * every poll interval; a new pod there is adopted, and only once the volume
- * was re-read after WAKE_CREATE_SETTLE_SECONDS is the doubt dropped (not
- * placed) and a create allowed again. Out of rounds first: Waiting.
+ * A create whose answer was lost may have placed a pod RunPod lists only later, so while one is in doubt
+ * no create is posted: the volume is re-read each poll and a new pod adopted, and the doubt is dropped only
+ * after a re-read past WAKE_CREATE_SETTLE_SECONDS. Out of rounds first: Waiting.
  */
 export async function settleCreatesInDoubt(
   ctx: WakeRunContext,

@@ -2,10 +2,8 @@ import type { GpuCandidate } from '@podwarden/policies';
 import type { WakeRunContext } from '../wake-run-context';
 
 /**
- * The creator cleans up what it placed: a pod this wake created that is not
- * the pod it asked for, or that failed (a terminal verdict), is terminated by
- * the wake itself (recorded, trigger `wake`). One still booting when the wake
- * gives up is not. Returns the clause the wake's answer and history carry.
+ * The creator cleans up what it placed: a created pod with a terminal verdict (not what was asked, or
+ * failed) is terminated by the wake itself; one still booting when the wake gives up is not.
  */
 export async function tearDownCreatedPod(
   ctx: WakeRunContext,

@@ -3,11 +3,9 @@ import type { WakeRunContext } from '../wake-run-context';
 import type { KeptPod } from '../wake-result';
 
 /**
- * Terminates each stale pod, only through the termination guard and only on
- * what was observed: the replacement is read again right before every
- * terminate (it may have left RUNNING since the round that chose it), and the
- * stale pod is judged on the volume it was listed with. A refusal makes no
- * call; the pod is kept, logged at Warning and returned for the wake's report.
+ * Terminates stale pods only through the termination guard and on what was observed: the replacement is
+ * re-read before each terminate (it may have left RUNNING), the stale pod judged on the volume it was
+ * listed with. A refusal makes no call; the pod is kept, logged at Warning and reported.
  */
 export async function terminateStalePods(
   ctx: WakeRunContext,

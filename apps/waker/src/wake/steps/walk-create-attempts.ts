@@ -15,10 +15,9 @@ import { rereadBeforeRetry } from './reread-before-retry';
 import { createsInDoubt, settleCreatesInDoubt } from './settle-creates-in-doubt';
 
 /**
- * Posts creates down the ranked candidates as the create-walk policy says:
- * next card on a per-GPU refusal, the same card again (after a wait and a
- * re-read of the volume) on a throttle or an outage, stop on anything else.
- * The policy bounds the walk to candidates + its retry budget.
+ * Posts creates down the ranked candidates as the create-walk policy says: next card on a per-GPU refusal,
+ * the same card again (after a wait and a re-read of the volume) on a throttle or an outage, stop on
+ * anything else. The policy bounds the walk.
  */
 export async function walkCreateAttempts(
   ctx: WakeRunContext,

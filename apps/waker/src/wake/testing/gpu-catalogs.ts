@@ -18,10 +18,9 @@ export function gpu(
 }
 
 /**
- * Under the test config's 2.00 USD/h cap and 32 GB floor the eligible cards
- * rank L40S (0.86), then A100 (1.19), then A6000 (1.49); a cheaper card that
- * is too small, one that is too expensive and one in another datacenter prove
- * the walk posts only eligible cards, cheapest first.
+ * Under the test config's 2.00 USD/h cap and 32 GB floor the eligible cards rank L40S, A100, A6000; a card
+ * too small, one too expensive and one in another datacenter prove the walk posts only eligible cards,
+ * cheapest first.
  */
 export const L40S = 'NVIDIA L40S';
 export const A100 = 'NVIDIA A100 80GB PCIe';
@@ -39,9 +38,8 @@ export const RANKED_CATALOG: GpuCatalogEntry[] = [
 export const PRICES: Readonly<Record<string, number>> = { [L40S]: 0.86, [A100]: 1.19, [A6000]: 1.49 };
 
 /**
- * Shaped like the price-cap incident: datacenter pinned, small cards under the
- * VRAM floor, the capable cards above a 1.00 cap, the one cheap capable card
- * without capacity. Under a 1.00 cap nothing is eligible, and the refusal must
+ * Shaped like the price-cap incident: pinned datacenter, small cards under the VRAM floor, capable ones
+ * above a 1.00 cap, the one cheap capable card without capacity. Nothing is eligible, and the refusal must
  * name every card with its reason.
  */
 export const INCIDENT_CATALOG: GpuCatalogEntry[] = [

@@ -2,10 +2,9 @@ import { cancellationOf } from '../job-cancellation';
 import type { Sleep } from '../sleeper';
 
 /**
- * Returns at once and remembers each requested delay, so polling and
- * Retry-After waits are asserted without waiting. With a timeline it also
- * notes 'sleep 5000' there, to order sleeps against RunPod calls. Like the
- * real sleep, it refuses to wait for a cancelled job.
+ * Returns at once and remembers each delay, so polling and Retry-After waits are asserted without waiting;
+ * with a timeline it notes them there too, to order them against RunPod calls. Like the real sleep, it
+ * refuses to wait for a cancelled job.
  */
 export class InstantSleep {
   readonly delays: number[] = [];
