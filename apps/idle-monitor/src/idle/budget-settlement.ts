@@ -2,10 +2,9 @@ import type { PodConfig } from '@podwarden/policies';
 import { errorMessage, type AppLogger, type BudgetLedger } from '@podwarden/platform';
 
 /**
- * Ends a run in the daily-budget ledger once the volume is seen down or a stop
- * was accepted: its reservation becomes price × observed uptime (from the cap
- * clock's start). Idempotent; a failure is logged and the reservation stays
- * (counted at its worst case, which only errs on the side of refusing).
+ * Ends a run in the daily-budget ledger once the volume is seen down or a stop was accepted: it costs price
+ * × observed uptime. Idempotent; on a failure the reservation stays at its worst case, which only errs on
+ * the side of refusing.
  */
 export async function settleRun(
   ledger: Pick<BudgetLedger, 'settle'> | undefined,

@@ -40,10 +40,9 @@ export function errorPodsDue(pod: PodConfig, clocks: ErrorClocks, now: number): 
 }
 
 /**
- * The ERROR guard: a pod on the volume seen in ERROR for the grace is stopped
- * (trigger `error`), whatever protects the volume (a serving sibling, a
- * keep-alive); a stop RunPod refuses outright, or one that has not taken a
- * second grace later, becomes a terminate. Decisions are error-pods.ts'.
+ * The ERROR guard: a pod seen in ERROR for the grace is stopped (trigger `error`) whatever protects the
+ * volume (a serving sibling, a keep-alive); a stop RunPod refuses, or one not taken a second grace later,
+ * becomes a terminate. Decisions are error-pods.ts'.
  */
 export async function stopErrorPods(
   deps: ErrorPodStopDependencies,

@@ -32,10 +32,8 @@ export type PodTickOutcome =
 const UNCONFIGURED: PodTickOutcome = { kind: 'skipped', why: 'unconfigured' };
 
 /**
- * One idle tick: a single control-plane list serves every configured pod;
- * each pod is then evaluated under its own lock, so ticks of one pod never
- * overlap, whichever replica holds them, and a re-run of the same tick after
- * a stall does not count twice.
+ * One idle tick: one control-plane list serves every configured pod, each then evaluated under its own
+ * lock, so one pod's ticks never overlap across replicas and a re-run after a stall does not count twice.
  */
 export class IdleTickService {
   constructor(private readonly deps: IdleTickDependencies) {}

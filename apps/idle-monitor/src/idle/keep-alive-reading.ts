@@ -4,10 +4,9 @@ import { errorMessage, withinTimeout, type AppLogger, type KeepAliveStore } from
 export type KeepAliveReader = Pick<KeepAliveStore, 'get'>;
 
 /**
- * The pod's keep-alive deadline for one tick. A keep-alive only ever holds a
- * stop off, so when Redis cannot answer (an error, or no answer in time) the
- * tick goes on as if none were set: an outage must not keep a pod billing,
- * nor hold the tick (and the pod's lock) while ioredis reconnects.
+ * The pod's keep-alive deadline for one tick. A keep-alive only holds a stop off, so if Redis cannot answer
+ * in time the tick goes on as if none were set: an outage must not keep a pod billing, nor hold the tick
+ * (and the pod's lock) while ioredis reconnects.
  */
 export async function readKeepAlive(
   reader: KeepAliveReader,

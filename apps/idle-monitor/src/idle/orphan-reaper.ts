@@ -17,11 +17,9 @@ export interface OrphanCounts {
 }
 
 /**
- * The orphan sweep: from the one account-wide list a tick already made, every
- * pod named with POD_NAME_PREFIX on no configured volume and older than
- * ORPHAN_GRACE_MINUTES is terminated, recorded with trigger `orphan` (in dry
- * run only logged as "would terminate"). Which pods qualify is findOrphans'.
- * Never throws: a failed sweep must not cost the tick its idle decisions.
+ * The orphan sweep over the tick's account-wide list: terminates (in dry run only logs) the pods
+ * findOrphans picks, with trigger `orphan`. Never throws: a failed sweep must not cost the tick its idle
+ * decisions.
  */
 export class OrphanReaper {
   readonly counts: OrphanCounts = { found: 0, terminated: 0 };

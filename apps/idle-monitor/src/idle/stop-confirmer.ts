@@ -37,12 +37,9 @@ export interface StopConfirmerDependencies {
 const RECENT_ACTIONS = 20;
 
 /**
- * Confirmed stops: every accepted stop (manual, idle, boot grace, cap) is
- * followed, from the tick's own account-wide list, until its pod is seen
- * EXITED, TERMINATED or gone. One still up after STOP_CONFIRM_TICKS ticks is
- * stopped again (logged at Error, recorded), at most STOP_CONFIRM_MAX_RESTOPS
- * times, then reported at Error every tick. What to do is decideStopConfirmation's.
- * Never throws: a failed check must not cost the tick its idle decisions.
+ * Follows every accepted stop, from the tick's own list, until its pod is seen EXITED, TERMINATED or gone;
+ * one still up is stopped again a bounded number of times, then reported at Error every tick. Never
+ * throws: a failed check must not cost the tick its idle decisions.
  */
 export class StopConfirmer implements TickListReader {
   constructor(private readonly deps: StopConfirmerDependencies) {}
@@ -160,12 +157,9 @@ export class StopConfirmer implements TickListReader {
 }
 
 /**
- * When the pod was last started or created, for one followed stop. A start
- * newer in the action log than the stop's own row (the log's order is Redis's)
- * counts as after the stop whatever its writer's clock says: a waker minutes
- * behind the stopper must not have its restart read as older than the stop,
- * or the confirmer would re-stop the pod the wake just started. Only when the
- * stop's row is not among the recent rows do the two clocks decide.
+ * When the pod was last started or created, for one followed stop. A start after the stop's row in the
+ * action log (Redis's order) counts as after it whatever the writers' clocks say, or a lagging waker's
+ * restart would be re-stopped; only when the stop's row is not among the recent rows do clocks decide.
  */
 function restartOf(recent: readonly ActionRecord[], entry: PendingStop): number | null {
   const start = recent.findIndex((a) => a.ok && (a.action === 'Start' || a.action === 'Create'));

@@ -19,11 +19,9 @@ export interface StopIntentReconcilerDependencies {
 }
 
 /**
- * Stops (and the ERROR guard's terminates) whose caller died before RunPod
- * answered (a gateway or idle monitor killed mid-call): their intent outlives the client timeout, and the
- * tick records them in the action log from its own list, with what the pod is
- * now as the evidence. The row claims the intent in the same atomic write,
- * so a late answer and this never both record the stop. Never throws: the tick's idle decisions come first.
+ * Stops (and ERROR-guard terminates) whose caller died before RunPod answered: past the client timeout the
+ * tick records them from its own list, claiming the intent in the same atomic write so a late answer and
+ * this never both record. Never throws: the tick's idle decisions come first.
  */
 export class StopIntentReconciler implements TickListReader {
   constructor(private readonly deps: StopIntentReconcilerDependencies) {}

@@ -3,11 +3,9 @@ import type { PodList } from '@podwarden/runpod-client';
 import { mapBounded } from '@podwarden/platform';
 
 /**
- * Runs one tick's pods in two lanes side by side: the pods with something on
- * their volume at most `idleConcurrency` at once (RunPod and the proxies see
- * the same bounded load as ever), and the quiet ones, whose tick is Redis work
- * only, at most `idleQuietConcurrency` at once, so a thousand configured but
- * stopped pods cost a few Redis round trips of wall time rather than one each.
+ * Runs a tick's pods in two lanes side by side: pods with something on their volume under
+ * `idleConcurrency` (RunPod and the proxies see the same bounded load as ever), quiet ones (Redis only)
+ * under `idleQuietConcurrency`, so many stopped pods cost a few Redis round trips of wall time, not one each.
  */
 export async function fanOutTick<R>(
   pods: readonly PodConfig[],
