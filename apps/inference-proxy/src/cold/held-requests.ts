@@ -27,11 +27,9 @@ interface PodHolds {
 export const HOLD_POLL_MS = 250;
 
 /**
- * Requests held for a cold pod, per pod, in arrival order. One poll loop per
- * pod with anyone waiting (not one per request) reads the readiness the idle
- * monitor keeps and the wake's result; when the model is ready every waiter
- * is released in the order it arrived; a failed wake releases its waiters
- * with the reason; a waiter whose client left is dropped and nothing else happens.
+ * Requests held for a cold pod, per pod, in arrival order. One poll loop per pod with waiters (not per
+ * request) watches readiness and the wake's result: ready releases them in order, a failed wake with its
+ * reason, and a waiter whose client left is just dropped.
  */
 @Injectable()
 export class HeldRequests implements OnModuleDestroy {
@@ -121,10 +119,8 @@ export class HeldRequests implements OnModuleDestroy {
   }
 
   /**
-   * The waiters of one wake: released with its reason when it failed (never
-   * a new wake for them: a refusal stands); when it ended well and the pod is
-   * still not up (stopped again since, say), moved on to the pod's current
-   * wake, a new one once that one is no longer useful.
+   * The waiters of one wake: released with its reason when it failed (never a new wake: a refusal stands);
+   * if it ended well and the pod is still not up, moved to the pod's current wake, or a new one.
    */
   private async followWake(holds: PodHolds, attemptId: string): Promise<void> {
     const ending = await this.wakes.ending(attemptId);

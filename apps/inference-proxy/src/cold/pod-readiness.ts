@@ -22,10 +22,9 @@ interface Endpoint {
 }
 
 /**
- * Whether a pod's model is ready, from the state the idle monitor keeps in
- * Redis (the same `readySince` GET reports): no polling of RunPod here. The
- * serving pod's address is looked up once per boot (keyed on readySince) and
- * shared by every request of that boot.
+ * Whether a pod's model is ready, from the idle monitor's state in Redis (the `readySince` GET reports),
+ * with no RunPod polling here. The serving pod's address is looked up once per boot and shared by its
+ * requests.
  */
 @Injectable()
 export class PodReadiness {

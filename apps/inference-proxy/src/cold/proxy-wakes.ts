@@ -31,11 +31,9 @@ interface Tracked {
 }
 
 /**
- * The proxy's wakes: through `enqueueWake`, the same queue, volume dedup and
- * wake gate as the gateway's start route, never a second path to RunPod.
- * Within a replica, concurrent cold requests share one enqueue, and a wake
- * that ended well is reused while the idle monitor has not yet seen the pod
- * come up (a new job then would only re-read the volume).
+ * The proxy's wakes go through `enqueueWake` (the start route's queue, dedup and gate), never a second
+ * path to RunPod. In a replica, concurrent cold requests share one enqueue, and a wake that ended well is
+ * reused until the monitor sees the pod up (a new job would only re-read the volume).
  */
 @Injectable()
 export class ProxyWakes {

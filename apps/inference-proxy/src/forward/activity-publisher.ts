@@ -2,11 +2,9 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { LOGGER, ProxyActivityStore, UsageStore, errorMessage, type AppLogger } from '@podwarden/platform';
 
 /**
- * Publishes each forwarded request's start and end through Redis, where the
- * idle monitor reads them: a request in flight through this replica reads
- * Busy until it ends, however long it runs (the lease is renewed meanwhile).
- * A Redis write that fails is logged and the request goes on: the scrape and
- * the lease are the fallback, never a refused request.
+ * Publishes each forwarded request's start and end through Redis for the idle monitor, so a request in
+ * flight reads Busy however long it runs (its lease is renewed). A failed write is logged and the request
+ * goes on: the scrape and the lease are the fallback, never a refused request.
  */
 @Injectable()
 export class ActivityPublisher implements OnModuleDestroy {

@@ -28,11 +28,9 @@ export type ForwardEnding =
   | { readonly kind: 'cut'; readonly reason: string };
 
 /**
- * One request passed to the pod and its answer passed back as it arrives:
- * every chunk is written the moment undici reads it (no buffering), so a
- * server-sent-event stream reaches the client token by token. No header or
- * body timeout: a non-streamed generation sends its headers only when it is
- * done, and the client's disconnect is what ends a request that runs too long.
+ * One request passed to the pod and its answer passed back chunk by chunk as undici reads it, so an SSE
+ * stream reaches the client token by token. No header or body timeout: a non-streamed generation sends
+ * headers only when done, and the client's disconnect ends a request that runs too long.
  */
 export class Forwarder {
   private readonly agent: Dispatcher;
