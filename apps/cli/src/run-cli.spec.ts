@@ -1,24 +1,6 @@
 import type { CliRuntime } from './cli-runtime';
 import { runCli } from './run-cli';
-import { FakeClock } from './testing/fake-clock';
-
-function fakeRuntime(env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const runtime: CliRuntime = {
-    env,
-    clock: new FakeClock(),
-    out: (text) => out.push(text),
-    err: (text) => err.push(text),
-    stdoutIsTty: false,
-    stderrIsTty: false,
-    signals: { on: () => undefined, off: () => undefined },
-    exitNow: () => {
-      throw new Error('exitNow is not expected here');
-    },
-  };
-  return { runtime, out, err };
-}
+import { fakeRuntime } from './testing/fake-runtime';
 
 const run = (runtime: CliRuntime, ...args: string[]) => runCli(['node', 'podwarden', ...args], runtime);
 

@@ -6,25 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliRuntime } from '../cli-runtime';
 import { runCli } from '../run-cli';
-import { FakeClock } from '../testing/fake-clock';
-
-function fakeRuntime(env: NodeJS.ProcessEnv = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const runtime: CliRuntime = {
-    env,
-    clock: new FakeClock(),
-    out: (text) => out.push(text),
-    err: (text) => err.push(text),
-    stdoutIsTty: false,
-    stderrIsTty: false,
-    signals: { on: () => undefined, off: () => undefined },
-    exitNow: () => {
-      throw new Error('exitNow is not expected here');
-    },
-  };
-  return { runtime, out, err };
-}
+import { fakeRuntime } from '../testing/fake-runtime';
 
 const T0 = Date.parse('2026-11-02T10:00:00Z');
 // One request, then another 30 minutes later: two cold starts under a 15-minute window, one under 40
