@@ -1,4 +1,5 @@
 import Redis from 'ioredis';
+import { eventually } from './app-process';
 import { deleteKeysUnder } from './redis-cleanup';
 import type { Stack } from './stack';
 import { VOLUME_ID } from './stack';
@@ -65,7 +66,20 @@ export async function simCalls(stack: Stack): Promise<SimCall[]> {
   return answer.body.calls;
 }
 
+/**
+ * Clears the call log once no call a delay fault holds is still open: the log takes a call when it
+ * is answered, so a held DELETE of the previous case (a killed waker's, say) would otherwise land
+ * in this case's log as a write nobody recorded.
+ */
 export async function clearSimCalls(stack: Stack): Promise<void> {
+  await eventually(
+    async () =>
+      (await stack.simRequest<{ held: number }>('GET', '/_sim/calls/held')).body.held === 0
+        ? true
+        : undefined,
+    60_000,
+    'the calls delay faults hold answered',
+  );
   await stack.simRequest('DELETE', '/_sim/calls');
 }
 

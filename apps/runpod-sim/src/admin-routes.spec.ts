@@ -186,6 +186,22 @@ describe('/_sim admin routes', () => {
     }
   });
 
+  it('GET /calls/held counts calls a delay fault holds until each is answered and logged', async () => {
+    const pod = await h.createPod();
+    await h.admin('POST', '/faults', { route: 'terminate', podId: pod.id, kind: 'delay', delayMs: 1000 });
+    const held = async () => ((await h.admin('GET', '/calls/held')).json as { held: number }).held;
+    const deletes = async () =>
+      ((await h.admin('GET', '/calls?method=DELETE')).json as { calls: ControlPlaneCall[] }).calls.length;
+    expect(await held()).toBe(0);
+    const late = h.api('DELETE', `/pods/${pod.id}`);
+    for (let waited = 0; (await held()) === 0 && waited < 250; waited += 10) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect({ held: await held(), logged: await deletes() }).toEqual({ held: 1, logged: 0 });
+    expect((await late).status).toBe(204);
+    expect({ held: await held(), logged: await deletes() }).toEqual({ held: 0, logged: 1 });
+  });
+
   it('unknown admin routes are 404 problems and bad JSON is a 400 problem', async () => {
     expect((await h.admin('GET', '/nope')).status).toBe(404);
     const bad = await h.admin('POST', '/faults', '{oops');

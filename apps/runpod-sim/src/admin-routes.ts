@@ -76,6 +76,8 @@ export class AdminRoutes {
             path: request.query.get('path') ?? undefined,
           }),
         });
+      case 'GET /calls/held':
+        return jsonResponse(200, { held: this.calls.held });
       case 'DELETE /calls':
         this.calls.clear();
         return jsonResponse(200, { ok: true });

@@ -46,6 +46,27 @@ export class CallLog {
   private entries: ControlPlaneCall[] = [];
   private nextSeq = 1;
   private proxy = new Map<string, ProxyStats>();
+  private heldCount = 0;
+
+  /**
+   * Counts a call a delay fault is holding until its answer is logged: the log
+   * takes a call when it is answered, so a test that clears the log must first
+   * wait for these, or a late call of its previous case lands in its own.
+   */
+  hold(): () => void {
+    this.heldCount += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.heldCount -= 1;
+    };
+  }
+
+  /** Calls arrived and not yet answered because a delay fault holds them. */
+  get held(): number {
+    return this.heldCount;
+  }
 
   recordCall(call: Omit<ControlPlaneCall, 'seq'>): void {
     this.entries.push({ seq: this.nextSeq, ...call });

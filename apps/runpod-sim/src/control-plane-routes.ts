@@ -75,7 +75,13 @@ export class ControlPlaneRoutes {
     } else {
       const match = matchRoute(request.method, request.path);
       fault = faultFor(match, this.faults);
-      response = await this.answer(match, request, fault);
+      const release = fault?.kind === 'delay' || fault?.kind === 'late-answer' ? this.calls.hold() : null;
+      try {
+        response = await this.answer(match, request, fault);
+      } finally {
+        // Released in the same turn as the call is logged below: no reader sees neither.
+        release?.();
+      }
     }
     this.calls.recordCall({
       at,
