@@ -168,6 +168,8 @@ describe(awaitNewPod.name, () => {
         `new pod new1 is not the pod asked for (${fields}); terminated by this wake`,
       );
       expect(sut.actions.summary).toEqual(['Create new1 ok', 'Terminate new1 ok']);
+      // RunPod gave no detail: the terminate's row says why the wake tore its pod down.
+      expect(sut.actions.entries[1]?.detail).toBe(`not the pod asked for: ${fields}`);
     },
   );
 });
