@@ -2,6 +2,7 @@ import type { FakeRunPod } from '@podwarden/testing';
 import {
   actionAccepted,
   actionRefused,
+  captureLogs,
   createRefused,
   created,
   emptyVolume,
@@ -10,8 +11,13 @@ import {
   volumeWith,
 } from '@podwarden/testing';
 import { WakeRun } from './wake-run';
+import { fixedClock } from './testing/fixed-clock';
+import { InstantSleep } from './testing/instant-sleep';
+import { MemoryIntents } from './testing/memory-intents';
+import { RecordingActionLog } from './testing/recording-action-log';
+import { RecordingProgressReporter } from './testing/recording-progress-reporter';
 import { A100, INCIDENT_CATALOG, L40S, PRICES, RANKED_CATALOG } from './testing/gpu-catalogs';
-import { TEST_API_KEY, TEST_POLL_INTERVAL_MS } from './testing/test-config';
+import { TEST_API_KEY, TEST_POLL_INTERVAL_MS, testConfig, testPod } from './testing/test-config';
 import { scriptedRunPod, wakeRunHarness } from './testing/wake-run-harness';
 import { wakeAction } from './testing/wake-scenarios';
 
@@ -381,6 +387,49 @@ describe(WakeRun.name, () => {
       await expect(sut.run(AbortSignal.abort())).rejects.toThrow('wake cancelled: no reason given');
 
       expect(runpod.calls).toEqual([]);
+    });
+  });
+
+  describe('the daily budget', () => {
+    it('reserves for the dearest candidate the walk may end on, before the first create', async () => {
+      const runpod = scriptedRunPod()
+        .onList(emptyVolume())
+        .onCatalog(RANKED_CATALOG)
+        .onCreate(created('new1'))
+        .onObserve('new1', found('new1', 'Running'));
+      const asked: Array<{ pricePerHour: number }> = [];
+      const ledger = {
+        reserve: async (_pod: string, reservation: { pricePerHour: number }) => {
+          asked.push(reservation);
+          runpod.note('reserve');
+          return {
+            kind: 'reserved' as const,
+            spentMicros: 0,
+            reservedMicros: 0,
+            accruingMicros: 0,
+            providerMicros: null,
+          };
+        },
+      };
+      const config = testConfig();
+      const intents = new MemoryIntents();
+      const deps = {
+        config,
+        client: runpod,
+        actions: new RecordingActionLog(runpod, intents),
+        intents,
+        logger: captureLogs().logger,
+        sleep: new InstantSleep().sleep,
+        now: fixedClock(),
+        ledger,
+      };
+
+      const result = await new WakeRun(deps, testPod(config), new RecordingProgressReporter()).run();
+
+      expect(result.outcome).toBe('Created');
+      // RANKED_CATALOG's eligible cards cost 0.86, 1.19 and 1.49 USD/h.
+      expect(asked.map((r) => r.pricePerHour)).toEqual([1.49]);
+      expect(runpod.events.slice(0, 3)).toEqual(['list', 'catalog', 'reserve']);
     });
   });
 });
