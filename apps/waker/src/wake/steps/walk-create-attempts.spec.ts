@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { OUR_VOLUME, createRefused, created, emptyVolume, found, type FakeRunPod } from '@podwarden/testing';
 import { A100, A6000, L40S, PRICES, RANKED_CATALOG } from '../testing/gpu-catalogs';
 import { TEST_MAX_RETRY_AFTER_SECONDS, TEST_POLL_INTERVAL_MS } from '../testing/test-config';
+import { MemoryIntents } from '../testing/memory-intents';
 import { scriptedRunPod, wakeRunHarness } from '../testing/wake-run-harness';
 import { wakeAction } from '../testing/wake-scenarios';
 import { walkCreateAttempts } from './walk-create-attempts';
@@ -275,5 +276,34 @@ describe(walkCreateAttempts.name, () => {
     const result = await sut.run();
 
     expect(result).toMatchObject({ outcome: 'Created', podId: 'new1', lastProviderStatus: 200 });
+  });
+
+  it("before its first post, re-reads the volume to settle an earlier run's create still in doubt", async () => {
+    const intents = new MemoryIntents();
+    await intents.begin({
+      id: 'earlier',
+      at: '2026-11-30T10:00:00.000Z',
+      podName: 'qwen',
+      action: 'Create',
+      podId: null,
+      gpuId: L40S,
+      pricePerHour: PRICES[L40S] ?? 0,
+      requestName: 'podwarden-qwen-20261130T100000Z',
+      attemptId: 'attempt-0',
+      fenceToken: 1,
+      answeredStatus: 502,
+    });
+    const runpod = noPod()
+      .onList(emptyVolume())
+      .onCreate(created('new1'))
+      .onObserve('new1', found('new1', 'Running'));
+    const sut = wakeRunHarness(runpod, { intents });
+
+    const result = await sut.run();
+
+    // The test config's settle period is 0 s: the doubt is dropped at that re-read, then the walk posts.
+    expect(runpod.calls).toEqual(['list', 'catalog', 'list', `create ${L40S}`, 'observe new1']);
+    expect(sut.logs.messages('info')).toContain('create in doubt placed no pod; doubt dropped');
+    expect(result).toMatchObject({ outcome: 'Created', podId: 'new1' });
   });
 });
