@@ -24,9 +24,15 @@ export class WorkerHostKit {
   ) {}
 }
 
+/** How a processor's worker is named at shutdown, and whether it is the one readiness watches. */
+export interface TrackedWorkerOptions extends Pick<WorkerShutdown, 'what' | 'handBackMessage'> {
+  /** False for a side worker (the billing reconcile): readiness watches the app's main worker only. */
+  readonly feedsReadiness?: boolean;
+}
+
 /**
- * What every processor shares: its worker feeds readiness, its jobs are tracked, and shutdown gives them
- * SHUTDOWN_GRACE_MS before handing any still running back (closeWorkerWithinGrace).
+ * What every processor shares: its jobs are tracked, and shutdown gives them SHUTDOWN_GRACE_MS before
+ * handing any still running back, forced at once without Redis (a gentle BullMQ close then never ends).
  */
 export abstract class TrackedWorkerHost
   extends WorkerHost
@@ -36,7 +42,7 @@ export abstract class TrackedWorkerHost
 
   protected constructor(
     protected readonly kit: WorkerHostKit,
-    private readonly handBack: Pick<WorkerShutdown, 'what' | 'handBackMessage'>,
+    private readonly options: TrackedWorkerOptions,
   ) {
     super();
   }
@@ -47,7 +53,7 @@ export abstract class TrackedWorkerHost
   }
 
   onApplicationBootstrap(): void {
-    this.kit.state.attach(this.worker);
+    if (this.options.feedsReadiness !== false) this.kit.state.attach(this.worker);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -57,7 +63,8 @@ export abstract class TrackedWorkerHost
       graceMs: this.kit.config.tuning.shutdownGraceMs,
       probeMs: this.kit.config.tuning.redisReadTimeoutMs,
       logger: this.kit.logger,
-      ...this.handBack,
+      what: this.options.what,
+      handBackMessage: this.options.handBackMessage,
     });
   }
 }
