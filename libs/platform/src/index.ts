@@ -13,6 +13,7 @@ export * from './records/write-retrier';
 export * from './records/action-log';
 export * from './records/record-billable';
 export * from './records/billable-intents';
+export * from './records/unanswered-intent';
 export * from './records/wake-record';
 export * from './records/wake-history';
 export * from './records/ready-log';
