@@ -37,6 +37,7 @@ export * from './concurrency/map-bounded';
 export * from './app/close-on-signals';
 export * from './util/error-message';
 export * from './util/within-timeout';
+export * from './util/or-warn';
 export * from './queues/job-retention';
 export * from './queues/queues.module';
 export * from './queues/configure-processor';
