@@ -15,15 +15,17 @@ export interface StopCallRecording {
   readonly events?: PodEventSink;
 }
 
-/** One stop or terminate call RunPod answered; `detail` and `message` are the row's and log line's words. */
-export interface AnsweredStopCall {
+/** The stop or terminate call sent: to which pod (its list entry, if listed) and why. */
+export interface StopCallTarget {
   readonly action: 'Stop' | 'Terminate';
   readonly podName: string;
   readonly podId: string;
   readonly entry: ListedPod | null;
   readonly trigger: ActionTrigger;
-  readonly result: PodActionResult;
-  readonly intent: BillableIntent | null;
+}
+
+/** The row's detail and the log line's words for the answer. */
+export interface StopCallWords {
   readonly detail: string | null;
   readonly message: string;
 }
@@ -34,9 +36,12 @@ export interface AnsweredStopCall {
  */
 export async function recordStopCall(
   deps: StopCallRecording,
-  call: AnsweredStopCall,
+  call: StopCallTarget,
+  result: PodActionResult,
+  intent: BillableIntent | null,
+  words: StopCallWords,
 ): Promise<PodStopOutcome> {
-  const { podName, podId, entry, trigger, result, intent } = call;
+  const { podName, podId, entry, trigger } = call;
   const gpuId = entry?.gpuId ?? null;
   const pricePerHour = entry?.costPerHr ?? null;
   await recordBillable({
@@ -51,8 +56,8 @@ export async function recordStopCall(
     httpStatus: result.httpStatus,
     ok: result.ok,
     trigger,
-    detail: call.detail,
-    message: call.message,
+    detail: words.detail,
+    message: words.message,
     closing: intent === null ? undefined : { mode: 'claim', intent },
   });
   await deps.events?.publish(podName, 'stop', {

@@ -48,14 +48,8 @@ export class StopPathTerminator {
     const intent = await this.intentLog.open(pod.name, podId, entry, trigger, 'Terminate');
     const result = await deps.client.terminatePod(podId);
     deps.counter?.('Terminate', trigger, result.ok);
-    return recordStopCall(deps, {
-      action: 'Terminate',
-      podName: pod.name,
-      podId,
-      entry,
-      trigger,
-      result,
-      intent,
+    const call = { action: 'Terminate', podName: pod.name, podId, entry, trigger } as const;
+    return recordStopCall(deps, call, result, intent, {
       detail: result.detail,
       message: result.ok
         ? `terminated pod ${podId} (${trigger})`

@@ -144,14 +144,8 @@ export class StopService {
     this.counter?.('Stop', trigger, result.ok);
     if (result.ok && restop === undefined) await this.follow(pod, podId, trigger);
     // A stop answered after the idle monitor reconciled its intent is already in the action log: not recorded twice.
-    return recordStopCall(this.recording, {
-      action: 'Stop',
-      podName: pod.name,
-      podId,
-      entry,
-      trigger,
-      result,
-      intent,
+    const call = { action: 'Stop', podName: pod.name, podId, entry, trigger } as const;
+    return recordStopCall(this.recording, call, result, intent, {
       detail:
         restop === undefined ? result.detail : [restop.detail, result.detail].filter(Boolean).join('; '),
       message: result.ok
