@@ -77,7 +77,7 @@ async function measure(variant, config, log) {
         throw new Error(`seed failed: ${seeded.status} ${JSON.stringify(seeded.body)}`);
     }
     const since = Date.now();
-    const pid = stack.idleMonitors[0].child.pid;
+    const pid = stack.idleMonitors[0].pid;
     const cpuBefore = cpuMs(pid);
     await stack.simRequest('DELETE', '/_sim/calls');
     const ticks = await eventually(

@@ -27,7 +27,7 @@ async function peaks(apps, during) {
   let done = false;
   const sampler = (async () => {
     while (!done) {
-      for (const [name, app] of apps) peak[name] = Math.max(peak[name], rssMb(app.child.pid));
+      for (const [name, app] of apps) peak[name] = Math.max(peak[name], rssMb(app.pid));
       await sleep(250);
     }
   })();

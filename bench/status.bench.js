@@ -8,7 +8,7 @@
 const http = require('node:http');
 const autocannon = require('autocannon');
 const { Stack, VOLUME_ID } = require('./lib/stack');
-const { AppProcess, eventually, sleep } = require('./lib/app-process');
+const { startApp, eventually, sleep } = require('./lib/app-process');
 const { freePort } = require('./lib/free-port');
 const { markdownTable } = require('./lib/markdown-table');
 const { percentile, fixed } = require('./lib/stats');
@@ -61,7 +61,7 @@ async function run({ log }) {
 async function startSecondGateway(stack) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const process = AppProcess.start('gateway', { ...stack.env, PORT: String(port) }, 'status-gateway2');
+  const process = startApp('gateway', { ...stack.env, PORT: String(port) }, 'status-gateway2');
   await eventually(
     async () => ((await fetch(`${url}/health/ready`)).ok ? true : undefined),
     30_000,

@@ -1,17 +1,3 @@
 'use strict';
-const { createServer } = require('node:net');
-
-/** A port nobody listens on right now (the OS picks it). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-module.exports = { freePort };
+// A port nobody listens on right now (the OS picks it): test/support/free-port.ts, as the launcher loads it.
+module.exports = { freePort: require('./launcher')['free-port'].freePort };

@@ -1,140 +1,67 @@
 'use strict';
-// The system under benchmark as real processes: the simulator, the gateway, N
-// wakers and M idle monitors on one Redis under a prefix of their own. A plain
-// JavaScript copy of the minimum of test/support/stack.ts. `root` runs another
-// checkout's built apps (a baseline); the simulator is always this checkout's.
+// The system under benchmark as real processes: the simulator, the gateway, N wakers, M idle monitors
+// and an inference proxy on one Redis under a prefix of their own, launched by the e2e specs' own
+// StackLauncher (test/support/stack-launcher.ts). `root` runs another checkout's built apps (a
+// baseline); the simulator is always this checkout's.
 const { randomBytes } = require('node:crypto');
-const { AppProcess, eventually } = require('./app-process');
-const { freePort } = require('./free-port');
+const launcher = require('./launcher');
+const { profileArgs } = require('./app-process');
 const { REDIS_URL, countPrefix, deletePrefix } = require('./redis-prefix');
+
+const { StackLauncher, VOLUME_ID } = launcher['stack-launcher'];
 
 // Fake credentials, only ever sent to the local simulator and gateway.
 const API_KEY = 'rpa_BENCHKEY_not_a_real_key_0c4f';
 const OPERATOR_TOKEN = 'bench-operator-token-51ab';
 const WAKE_TOKEN = 'bench-wake-token-9e07';
-const VOLUME_ID = 'vol-eu-ro-1';
+const PROFILED_APPS = ['gateway', 'waker', 'idle-monitor', 'inference-proxy'];
 
 /** Stacks not yet stopped, for the runner's cleanup on error or Ctrl-C. */
 const live = new Set();
 
-class Stack {
-  constructor(options) {
-    this.options = options;
-    this.prefix = `pwbench-${options.name}-${process.pid}-${randomBytes(3).toString('hex')}`;
-    this.wakers = [];
-    this.idleMonitors = [];
-    this.gateway = null;
-    this.inferenceProxy = null;
-    this.sim = null;
-    this.keysLeft = null;
-  }
-
+class Stack extends StackLauncher {
+  /** Options as before: name, wakers, idleMonitors, gateway, inferenceProxy, env, simEnv, root. */
   static async start(options) {
-    const stack = new Stack(options);
+    const { inferenceProxy, ...rest } = options;
+    const perApp = Object.fromEntries(PROFILED_APPS.map((app) => [app, { nodeArgs: profileArgs(app) }]));
+    const stack = new Stack(
+      { ...rest, proxies: inferenceProxy ? 1 : 0, perApp },
+      {
+        prefix: `pwbench-${options.name}-${process.pid}-${randomBytes(3).toString('hex')}`,
+        redisUrl: REDIS_URL,
+        apiKey: API_KEY,
+        operatorToken: OPERATOR_TOKEN,
+        wakeToken: WAKE_TOKEN,
+        appEnv: { LOG_LEVEL: 'info' },
+        startDeadlineMs: 30_000,
+        cleanup: (prefix) => stack.cleanUp(prefix),
+      },
+    );
+    stack.keysLeft = null;
     live.add(stack);
-    try {
-      await stack.boot();
-    } catch (error) {
-      await stack.stop();
-      throw error;
-    }
+    await stack.begin();
     return stack;
   }
 
-  async boot() {
-    const simPort = await freePort();
-    this.simUrl = `http://127.0.0.1:${simPort}`;
-    this.sim = AppProcess.start(
-      'runpod-sim',
-      {
-        SIM_PORT: String(simPort),
-        SIM_HOST: '127.0.0.1',
-        SIM_API_KEY: API_KEY,
-        ...(this.options.simEnv || {}),
-      },
-      `${this.options.name}-sim`,
-    );
-    await eventually(
-      async () => ((await fetch(`${this.simUrl}/_sim/health`)).ok ? true : undefined),
-      15_000,
-      'simulator up',
-    );
-
-    const gatewayPort = await freePort();
-    this.gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    this.env = {
-      REDIS_URL,
-      QUEUE_PREFIX: this.prefix,
-      RUNPOD_API_KEY: API_KEY,
-      RUNPOD_V2_BASE_URL: `${this.simUrl}/v2`,
-      RUNPOD_PROXY_URL_TEMPLATE: `${this.simUrl}/proxy/{podId}-{port}`,
-      RUNPOD_VOLUME_ID: VOLUME_ID,
-      RUNPOD_TEMPLATE_ID: 'tpl-vllm-qwen',
-      RUNPOD_DATACENTER_ID: 'EU-RO-1',
-      RIG_OPERATOR_TOKEN: OPERATOR_TOKEN,
-      RIG_WAKE_TOKEN: WAKE_TOKEN,
-      PORT: String(gatewayPort),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...(this.options.env || {}),
-    };
-    const waits = [];
-    for (let i = 0; i < (this.options.wakers || 0); i++)
-      waits.push(this.startWorker('waker', 'waker consuming wake jobs'));
-    for (let i = 0; i < (this.options.idleMonitors || 0); i++)
-      waits.push(this.startWorker('idle-monitor', 'idle monitor ticking'));
-    if (this.options.inferenceProxy) waits.push(this.startInferenceProxy());
-    if (this.options.gateway !== false) {
-      this.gateway = AppProcess.start('gateway', this.env, `${this.options.name}-gateway`, this.options.root);
-      waits.push(
-        eventually(
-          async () => ((await fetch(`${this.gatewayUrl}/health/ready`)).ok ? true : undefined),
-          30_000,
-          'gateway ready',
-          100,
-        ),
-      );
-    }
-    await Promise.all(waits);
-  }
-
-  async startInferenceProxy() {
-    const port = await freePort();
-    this.proxyUrl = `http://127.0.0.1:${port}`;
-    this.inferenceProxy = AppProcess.start(
-      'inference-proxy',
-      { ...this.env, PROXY_PORT: String(port) },
-      `${this.options.name}-inference-proxy`,
-      this.options.root,
-    );
-    await this.inferenceProxy.waitForMessage('inference proxy listening', 30_000);
-  }
-
-  async startWorker(app, readyMessage) {
-    const list = app === 'waker' ? this.wakers : this.idleMonitors;
-    const worker = AppProcess.start(
-      app,
-      this.env,
-      `${this.options.name}-${app}${list.length}`,
-      this.options.root,
-    );
-    list.push(worker);
-    await worker.waitForMessage(readyMessage, 30_000);
-    return worker;
-  }
-
-  /** Stops every process of the stack, deletes its Redis keys and records how many were left (0 expected). */
-  async stop() {
-    const apps = [this.gateway, this.inferenceProxy, ...this.wakers, ...this.idleMonitors].filter(Boolean);
-    await Promise.all(apps.map((app) => app.stop()));
-    if (this.sim) await this.sim.stop();
+  /** Deletes the stack's Redis keys and records how many were left (0 expected). */
+  async cleanUp(prefix) {
     try {
-      await deletePrefix(this.prefix);
-      this.keysLeft = await countPrefix(this.prefix);
+      await deletePrefix(prefix);
+      this.keysLeft = await countPrefix(prefix);
     } catch (error) {
       this.keysLeft = `unknown (${error.message})`;
     }
     live.delete(this);
+  }
+
+  /** The first inference proxy's base URL (options.inferenceProxy). */
+  get proxyUrl() {
+    return this.proxyUrls[0];
+  }
+
+  /** A waker or idle monitor more, as money-day's adaptive policy starts them. */
+  startWorker(app) {
+    return app === 'waker' ? this.startWaker() : this.startIdleMonitor();
   }
 
   /** A gateway request; token 'operator' | 'wake' | undefined. Resolves with status, JSON body and elapsed ms. */

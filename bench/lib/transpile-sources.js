@@ -7,7 +7,7 @@ const { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } = require(
 const { basename, join } = require('node:path');
 const { tmpdir } = require('node:os');
 const ts = require('typescript');
-const { ROOT } = require('./app-process');
+const ROOT = join(__dirname, '..', '..');
 
 /**
  * Transpiles groups of sources that import each other relatively (each group

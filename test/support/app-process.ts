@@ -7,8 +7,23 @@ export const ROOT = resolve(__dirname, '..', '..');
 export const TEST_LOG_DIR = join(ROOT, 'test-logs');
 
 /** The Dockerfile's heap ceiling (ENV NODE_OPTIONS): the specs run the apps with production's heap. */
-const PRODUCTION_NODE_OPTIONS =
-  /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1] ?? '';
+export function productionNodeOptions(): string {
+  return /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1] ?? '';
+}
+
+/**
+ * How every app is spawned: the e2e specs' defaults below; the benchmarks (bench/lib/app-process.js)
+ * set their own log folder, NODE_ENV production, no heap ceiling and a tracker of their own.
+ */
+export interface LaunchDefaults {
+  /** Whose dist/ runs unless start() names another; the benchmarks, transpiled elsewhere, set this one. */
+  readonly root: string;
+  readonly logDir: string;
+  readonly nodeEnv: string;
+  readonly productionHeap: boolean;
+  /** Told of every process started, to kill what a failed run leaves (trackChild for the specs). */
+  readonly track: (child: ChildProcess, app: AppProcess) => void;
+}
 
 export type AppName = 'gateway' | 'waker' | 'idle-monitor' | 'runpod-sim' | 'inference-proxy';
 
@@ -30,12 +45,23 @@ export class AppProcess {
   private readonly exited: Promise<number | null>;
   private readonly log: WriteStream;
 
+  static defaults: LaunchDefaults = {
+    root: ROOT,
+    logDir: TEST_LOG_DIR,
+    nodeEnv: 'test',
+    productionHeap: true,
+    track: (child) => trackChild(child),
+  };
+
+  readonly logPath: string;
+
   private constructor(
     readonly name: string,
     private readonly child: ChildProcess,
   ) {
-    mkdirSync(TEST_LOG_DIR, { recursive: true });
-    this.log = createWriteStream(join(TEST_LOG_DIR, `${name}-${child.pid}.log`));
+    mkdirSync(AppProcess.defaults.logDir, { recursive: true });
+    this.logPath = join(AppProcess.defaults.logDir, `${name}-${child.pid}.log`);
+    this.log = createWriteStream(this.logPath);
     let buffer = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       this.log.write(chunk);
@@ -60,19 +86,27 @@ export class AppProcess {
     );
   }
 
-  /** `nodeArgs` go before the script (e.g. `--require` of a test preload such as skewed-clock.js). */
+  /**
+   * `nodeArgs` go before the script (e.g. `--require` of a test preload such as skewed-clock.js);
+   * `root` is whose dist/ runs (another checkout's build, a benchmark's baseline).
+   */
   static start(
     app: AppName,
     env: Record<string, string>,
     label: string = app,
     nodeArgs: readonly string[] = [],
+    root: string = AppProcess.defaults.root,
   ): AppProcess {
-    const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist', 'apps', app, 'main.js')], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', NODE_OPTIONS: PRODUCTION_NODE_OPTIONS, ...env },
+    const { nodeEnv, productionHeap, track } = AppProcess.defaults;
+    const heap = productionHeap ? { NODE_OPTIONS: productionNodeOptions() } : {};
+    const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist', 'apps', app, 'main.js')], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: nodeEnv, ...heap, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    return new AppProcess(label, trackChild(child));
+    const started = new AppProcess(label, child);
+    track(child, started);
+    return started;
   }
 
   get pid(): number | undefined {

@@ -4,7 +4,7 @@ import { CallLog } from './call-log';
 import { decideCreate } from './create-request';
 import { twistPlan } from './create-twist';
 import { FaultInjector, FaultRoute, FaultSpec } from './fault-injector';
-import { bareNotFound, statusFault, truncatedJson, unreadableFault, withoutIds } from './fault-responses';
+import { plainFault, truncatedJson, withoutIds } from './fault-responses';
 import {
   bodyForLog,
   decodeSegment,
@@ -106,11 +106,9 @@ export class ControlPlaneRoutes {
     if (fault === null) return run();
     switch (fault.kind) {
       case 'status':
-        return statusFault(fault.status, fault.retryAfter, fault.body);
       case 'unreadable':
-        return unreadableFault();
       case 'bare-404':
-        return bareNotFound();
+        return plainFault(fault);
       case 'delay':
         await this.sleepReal(fault.delayMs);
         return run();

@@ -1,4 +1,5 @@
 import { jsonResponse, problemResponse, SimResponse, textResponse } from './http-io';
+import type { FaultSpec } from './fault-injector';
 import { isRecord } from './json-reader';
 
 /** The answers an injected fault puts on the wire (see fault-injector.ts for when). */
@@ -13,6 +14,14 @@ export function statusFault(status: number, retryAfter: string | null, body: unk
   }
   const contentType = status >= 400 ? 'application/problem+json' : 'application/json';
   return jsonResponse(status, body, { 'content-type': contentType, ...headers });
+}
+
+/** The faults both planes answer alike, without doing the request: an injected status, a 500, a bare 404. */
+export type PlainFault = Extract<FaultSpec, { kind: 'status' | 'unreadable' | 'bare-404' }>;
+
+export function plainFault(fault: PlainFault): SimResponse {
+  if (fault.kind === 'status') return statusFault(fault.status, fault.retryAfter, fault.body);
+  return fault.kind === 'unreadable' ? unreadableFault() : bareNotFound();
 }
 
 export function unreadableFault(): SimResponse {

@@ -2,7 +2,7 @@ import { hugeMetricsBody, slowDripMetrics } from './metrics-faults';
 import { IncomingMessage } from 'node:http';
 import { CallLog, ProxyRequestKind } from './call-log';
 import { FaultInjector, FaultSpec } from './fault-injector';
-import { bareNotFound, statusFault, unreadableFault } from './fault-responses';
+import { plainFault } from './fault-responses';
 import {
   completionBody,
   CompletionIdentity,
@@ -133,11 +133,9 @@ export class ProxyRoutes {
   private async faulted(fault: FaultSpec): Promise<SimResponse | null> {
     switch (fault.kind) {
       case 'status':
-        return statusFault(fault.status, fault.retryAfter, fault.body);
       case 'unreadable':
-        return unreadableFault();
       case 'bare-404':
-        return bareNotFound();
+        return plainFault(fault);
       case 'malformed':
         // What a scraper gets from Cloudflare's bot check: 200, HTML, no metrics.
         return textResponse(

@@ -2,16 +2,9 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
-import {
-  CONFIG,
-  DiagnosisStore,
-  LOGGER,
-  errorMessage,
-  withinTimeout,
-  type AppLogger,
-} from '@podwarden/platform';
+import { CONFIG, DiagnosisStore, LOGGER, orWarn, withinTimeout, type AppLogger } from '@podwarden/platform';
 import { Operator } from '../auth/operator.decorator';
-import { problem } from '../http/problem';
+import { storeUnavailable } from '../http/problem';
 import { ApiProblemResponse } from '../http/api-problem-response.decorator';
 import { ConfiguredPod, PodRoute } from '../pods/pod-route.decorator';
 import { DiagnosisDto } from './diagnosis.dto';
@@ -40,25 +33,25 @@ export class DiagnosisController {
   })
   @ApiProblemResponse(503, 'the diagnosis store (Redis) is unreadable')
   async diagnosis(@ConfiguredPod() pod: PodConfig, @Res() response: Response): Promise<void> {
-    let latest: DiagnosisDto | null;
-    try {
-      latest = await withinTimeout(
-        this.diagnoses.latest(pod.name),
-        this.config.tuning.redisReadTimeoutMs,
-        'diagnosis read',
-      );
-    } catch (error) {
-      this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'diagnosis unreadable');
-      throw problem(
-        503,
-        'diagnosis-unreadable',
-        'Diagnosis unreadable',
-        'the diagnosis store could not be read',
-        {
-          name: pod.name,
-        },
-      );
-    }
+    const latest: DiagnosisDto | null = await orWarn(
+      () =>
+        withinTimeout(
+          this.diagnoses.latest(pod.name),
+          this.config.tuning.redisReadTimeoutMs,
+          'diagnosis read',
+        ),
+      {
+        logger: this.logger,
+        fields: { pod: pod.name },
+        message: 'diagnosis unreadable',
+        fallback: storeUnavailable(
+          pod.name,
+          'diagnosis-unreadable',
+          'Diagnosis unreadable',
+          'the diagnosis store could not be read',
+        ),
+      },
+    );
     // Written by hand: Nest sends an empty body for null, and the contract says `null`.
     response.status(200).type('application/json').send(JSON.stringify(latest));
   }

@@ -11,7 +11,7 @@ import {
   CONFIG,
   DiagnosisStore,
   LOGGER,
-  errorMessage,
+  orWarn,
   withinTimeout,
   type AppLogger,
 } from '@podwarden/platform';
@@ -50,12 +50,12 @@ export class BilledRuns {
     });
   }
 
-  private async quietly<T>(pod: PodConfig, read: () => Promise<T | null>): Promise<T | null> {
-    try {
-      return await withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, 'run billing');
-    } catch (error) {
-      this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'run billing or diagnosis unreadable');
-      return null;
-    }
+  private quietly<T>(pod: PodConfig, read: () => Promise<T | null>): Promise<T | null> {
+    return orWarn(() => withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, 'run billing'), {
+      logger: this.logger,
+      fields: { pod: pod.name },
+      message: 'run billing or diagnosis unreadable',
+      fallback: () => null,
+    });
   }
 }

@@ -8,12 +8,12 @@ import {
   LOGGER,
   ReadyLog,
   WakeHistory,
-  errorMessage,
+  orWarn,
   withinTimeout,
   type AppLogger,
   type BillableIntent,
 } from '@podwarden/platform';
-import { problem } from '../http/problem';
+import { storeUnavailable } from '../http/problem';
 import { actionView } from './action-view';
 import type { HistoryDto, InDoubtDto } from './history.dto';
 
@@ -38,38 +38,40 @@ export class HistoryService {
     private readonly billed: BilledRuns,
   ) {}
 
-  async read(pod: PodConfig, limit: number): Promise<HistoryDto> {
-    try {
-      const window = runWindow(limit);
-      const [actions, wakes, open, ready] = await withinTimeout(
-        Promise.all([
-          this.actions.recent(pod.name, window),
-          this.wakes.recent(pod.name, window),
-          this.intents.open(pod.name),
-          this.readyLog.recent(pod.name, window),
-        ]),
-        this.config.tuning.redisReadTimeoutMs,
-        'history read',
-      );
-      return {
-        name: pod.name,
-        actions: actions.slice(0, limit).map(actionView),
-        wakes: wakes.slice(0, limit),
-        inDoubt: open.map(inDoubtView),
-        runs: await this.billed.annotate(pod, podRuns({ actions, wakes, ready }, Date.now(), limit)),
-      };
-    } catch (error) {
-      this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'history unreadable');
-      throw problem(
-        503,
-        'history-unreadable',
-        'History unreadable',
-        'the history store (Redis) could not be read',
-        {
+  read(pod: PodConfig, limit: number): Promise<HistoryDto> {
+    return orWarn(
+      async () => {
+        const window = runWindow(limit);
+        const [actions, wakes, open, ready] = await withinTimeout(
+          Promise.all([
+            this.actions.recent(pod.name, window),
+            this.wakes.recent(pod.name, window),
+            this.intents.open(pod.name),
+            this.readyLog.recent(pod.name, window),
+          ]),
+          this.config.tuning.redisReadTimeoutMs,
+          'history read',
+        );
+        return {
           name: pod.name,
-        },
-      );
-    }
+          actions: actions.slice(0, limit).map(actionView),
+          wakes: wakes.slice(0, limit),
+          inDoubt: open.map(inDoubtView),
+          runs: await this.billed.annotate(pod, podRuns({ actions, wakes, ready }, Date.now(), limit)),
+        };
+      },
+      {
+        logger: this.logger,
+        fields: { pod: pod.name },
+        message: 'history unreadable',
+        fallback: storeUnavailable(
+          pod.name,
+          'history-unreadable',
+          'History unreadable',
+          'the history store (Redis) could not be read',
+        ),
+      },
+    );
   }
 }
 

@@ -46,3 +46,10 @@ export function problem(
 ): ProblemException {
   return new ProblemException(problemBody(status, slug, title, detail, extra));
 }
+
+/** orWarn's fallback for a Redis read or write a route cannot answer without: a 503 naming the pod. */
+export function storeUnavailable(podName: string, slug: string, title: string, detail: string): () => never {
+  return () => {
+    throw problem(503, slug, title, detail, { name: podName });
+  };
+}

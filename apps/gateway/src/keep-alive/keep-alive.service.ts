@@ -6,11 +6,11 @@ import {
   KeepAliveStore,
   LOGGER,
   PodEventPublisher,
-  errorMessage,
+  orWarn,
   withinTimeout,
   type AppLogger,
 } from '@podwarden/platform';
-import { problem } from '../http/problem';
+import { problem, storeUnavailable } from '../http/problem';
 import type { KeepAliveResponseDto } from './keep-alive-response.dto';
 
 /**
@@ -76,19 +76,18 @@ export class KeepAliveService {
     });
   }
 
-  private async write(pod: PodConfig, what: 'set' | 'clear', work: () => Promise<void>): Promise<void> {
-    try {
-      await withinTimeout(work(), this.config.tuning.redisWriteTimeoutMs, `keep-alive ${what}`);
-    } catch (error) {
-      this.logger.warn({ pod: pod.name, err: errorMessage(error) }, `keep-alive ${what} failed`);
-      throw problem(
-        503,
+  private write(pod: PodConfig, what: 'set' | 'clear', work: () => Promise<void>): Promise<void> {
+    return orWarn(() => withinTimeout(work(), this.config.tuning.redisWriteTimeoutMs, `keep-alive ${what}`), {
+      logger: this.logger,
+      fields: { pod: pod.name },
+      message: `keep-alive ${what} failed`,
+      fallback: storeUnavailable(
+        pod.name,
         'keep-alive-unavailable',
         'Keep-alive store unavailable',
         'Redis did not take the keep-alive change; retry shortly',
-        { name: pod.name },
-      );
-    }
+      ),
+    });
   }
 }
 

@@ -24,7 +24,7 @@ import {
   WakeProgressStore,
   type AppLogger,
   withinTimeout,
-  errorMessage,
+  orWarn,
 } from '@podwarden/platform';
 import { SingleFlight } from './single-flight';
 import type { PodStatusDto } from './pod-status.dto';
@@ -152,19 +152,12 @@ export class PodStatusService {
     return { idle, wake, lastWake, keepAlive, spend, stopConfirmed, billing, diagnosis, rhythm };
   }
 
-  private async readQuietly<T>(
-    pod: PodConfig,
-    what: string,
-    read: () => Promise<T | null>,
-  ): Promise<T | null> {
-    try {
-      return await withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, what);
-    } catch (error) {
-      this.logger.warn(
-        { pod: pod.name, err: errorMessage(error) },
-        `pod status: ${what} unreadable; reporting null`,
-      );
-      return null;
-    }
+  private readQuietly<T>(pod: PodConfig, what: string, read: () => Promise<T | null>): Promise<T | null> {
+    return orWarn(() => withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, what), {
+      logger: this.logger,
+      fields: { pod: pod.name },
+      message: `pod status: ${what} unreadable; reporting null`,
+      fallback: () => null,
+    });
   }
 }

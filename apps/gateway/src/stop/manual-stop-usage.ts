@@ -4,7 +4,7 @@ import {
   CONFIG,
   LOGGER,
   UsageStore,
-  errorMessage,
+  orWarn,
   withinTimeout,
   type AppLogger,
   type VolumeStopResult,
@@ -35,17 +35,19 @@ export class ManualStopUsage {
   async record(pod: PodConfig, result: VolumeStopResult, at: number = Date.now()): Promise<void> {
     const mark = manualStopMark(result, at);
     if (mark === null) return;
-    try {
-      await withinTimeout(
-        this.usage.recordStop(pod.name, mark),
-        this.config.tuning.redisReadTimeoutMs,
-        'usage stop write',
-      );
-    } catch (error) {
-      this.logger.warn(
-        { pod: pod.name, err: errorMessage(error) },
-        'manual stop not written to the usage record; the stop itself is done',
-      );
-    }
+    await orWarn(
+      () =>
+        withinTimeout(
+          this.usage.recordStop(pod.name, mark),
+          this.config.tuning.redisReadTimeoutMs,
+          'usage stop write',
+        ),
+      {
+        logger: this.logger,
+        fields: { pod: pod.name },
+        message: 'manual stop not written to the usage record; the stop itself is done',
+        fallback: () => undefined,
+      },
+    );
   }
 }

@@ -7,10 +7,10 @@ import {
   type PodwardenConfig,
   type UsageRecord,
 } from '@podwarden/policies';
-import { CONFIG, LOGGER, UsageStore, errorMessage, withinTimeout, type AppLogger } from '@podwarden/platform';
+import { CONFIG, LOGGER, UsageStore, orWarn, withinTimeout, type AppLogger } from '@podwarden/platform';
 import { Operator } from '../auth/operator.decorator';
 import { ApiProblemResponse } from '../http/api-problem-response.decorator';
-import { problem } from '../http/problem';
+import { storeUnavailable } from '../http/problem';
 import { ConfiguredPod, PodRoute } from '../pods/pod-route.decorator';
 import { UsageQueryDto } from './usage-query.dto';
 import { UsageTraceDto } from './usage-trace.dto';
@@ -40,19 +40,27 @@ export class UsageController {
   @ApiProblemResponse(503, 'the usage record (Redis) is unreadable')
   async usageOf(@ConfiguredPod() pod: PodConfig, @Query() query: UsageQueryDto): Promise<UsageTraceDto> {
     const days = query.days ?? this.config.rhythm.usageRetentionDays;
-    try {
-      const record = await withinTimeout(
-        this.usage.read(pod.name, Date.now() - days * DAY_MS),
-        this.config.tuning.redisReadTimeoutMs,
-        'usage read',
-      );
-      return { ...usageAsTrace(record, DEFAULT_BOOT_MINUTES, pod.maxPricePerHour), stops: stopsOf(record) };
-    } catch (error) {
-      this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'usage record unreadable');
-      throw problem(503, 'usage-unreadable', 'Usage unreadable', 'the usage record could not be read', {
-        name: pod.name,
-      });
-    }
+    return orWarn(
+      async () => {
+        const record = await withinTimeout(
+          this.usage.read(pod.name, Date.now() - days * DAY_MS),
+          this.config.tuning.redisReadTimeoutMs,
+          'usage read',
+        );
+        return { ...usageAsTrace(record, DEFAULT_BOOT_MINUTES, pod.maxPricePerHour), stops: stopsOf(record) };
+      },
+      {
+        logger: this.logger,
+        fields: { pod: pod.name },
+        message: 'usage record unreadable',
+        fallback: storeUnavailable(
+          pod.name,
+          'usage-unreadable',
+          'Usage unreadable',
+          'the usage record could not be read',
+        ),
+      },
+    );
   }
 }
 

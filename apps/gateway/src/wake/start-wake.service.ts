@@ -14,6 +14,7 @@ import {
   type WakeJobResult,
   withinTimeout,
   errorMessage,
+  orWarn,
 } from '@podwarden/platform';
 import { ProblemException, problemBody } from '../http/problem';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
@@ -140,13 +141,13 @@ export class StartWakeService {
     }
   }
 
-  private async readQuietly<T>(read: () => Promise<T | null>, what: string): Promise<T | null> {
-    try {
-      return await withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, what);
-    } catch (error) {
-      this.logger.warn({ err: errorMessage(error) }, `${what} unreadable`);
-      return null;
-    }
+  private readQuietly<T>(read: () => Promise<T | null>, what: string): Promise<T | null> {
+    return orWarn(() => withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, what), {
+      logger: this.logger,
+      fields: {},
+      message: `${what} unreadable`,
+      fallback: () => null,
+    });
   }
 }
 

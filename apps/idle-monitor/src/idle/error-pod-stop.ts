@@ -7,25 +7,12 @@ import {
   type ErrorAction,
   type ErrorClock,
   type ErrorClocks,
-  type ListedPod,
   type PodConfig,
 } from '@podwarden/policies';
-import type { AppLogger, StopService } from '@podwarden/platform';
+import type { GuardStopDependencies, GuardStopRequest } from './guard-stop';
 
-export interface ErrorPodStopDependencies {
-  readonly stops: Pick<StopService, 'stopPods' | 'terminatePod'>;
-  readonly logger: AppLogger;
-  readonly dryRun: boolean;
-}
-
-export interface ErrorPodStopRequest {
-  readonly pod: PodConfig;
-  readonly clocks: ErrorClocks;
-  /** Pods this tick's own stop already covered. */
-  readonly alreadyStopped: readonly string[];
-  readonly listed: readonly ListedPod[];
-  readonly now: number;
-}
+export type ErrorPodStopDependencies = GuardStopDependencies<'stopPods' | 'terminatePod'>;
+export type ErrorPodStopRequest = GuardStopRequest<ErrorClocks>;
 
 export interface ErrorPodStopResult {
   /** The clocks to keep. */

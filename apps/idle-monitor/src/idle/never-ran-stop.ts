@@ -1,20 +1,8 @@
-import { neverRanDue, type ListedPod, type NeverRanClocks, type PodConfig } from '@podwarden/policies';
-import type { AppLogger, StopService } from '@podwarden/platform';
+import { neverRanDue, type NeverRanClocks } from '@podwarden/policies';
+import type { GuardStopDependencies, GuardStopRequest } from './guard-stop';
 
-export interface NeverRanStopDependencies {
-  readonly stops: Pick<StopService, 'stopPods'>;
-  readonly logger: AppLogger;
-  readonly dryRun: boolean;
-}
-
-export interface NeverRanStopRequest {
-  readonly pod: PodConfig;
-  readonly clocks: NeverRanClocks;
-  /** Pods this tick's own stop already covered. */
-  readonly alreadyStopped: readonly string[];
-  readonly listed: readonly ListedPod[];
-  readonly now: number;
-}
+export type NeverRanStopDependencies = GuardStopDependencies<'stopPods'>;
+export type NeverRanStopRequest = GuardStopRequest<NeverRanClocks>;
 
 /**
  * Stops every pod on the volume that has gone a whole boot grace without a

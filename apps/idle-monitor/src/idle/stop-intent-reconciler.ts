@@ -1,7 +1,9 @@
 import { isStopIntentDue, type PodConfig, type PodList, type PodwardenConfig } from '@podwarden/policies';
 import {
   errorMessage,
+  listedStatus,
   recordBillable,
+  unansweredIntentRow,
   type ActionLog,
   type AppLogger,
   type BillableIntent,
@@ -54,13 +56,7 @@ export class StopIntentReconciler implements TickListReader {
       actions: this.deps.actions,
       at: new Date(this.deps.now()).toISOString(),
       podName: intent.podName,
-      action: intent.action,
-      podId: intent.podId,
-      gpuId: intent.gpuId,
-      pricePerHour: intent.pricePerHour,
-      // RunPod's answer never reached anyone: unknown, which the log spells 0 and not ok.
-      httpStatus: 0,
-      ok: false,
+      ...unansweredIntentRow(intent),
       trigger: intent.trigger ?? 'manual',
       detail: `reconciled from an intent whose caller died before RunPod answered (sent ${intent.at}); answer unknown; the pod is now ${status}`,
       message: `reconciled ${intent.action === 'Stop' ? 'stop' : 'terminate'} of pod ${intent.podId ?? '-'} whose caller died before its answer (now ${status})`,
@@ -72,7 +68,5 @@ export class StopIntentReconciler implements TickListReader {
 /** What the tick's list says of the pod the stop was sent to: the evidence of whether it took. */
 function observedStatus(intent: BillableIntent, list: PodList): string {
   if (list.kind !== 'listed') return 'unknown (the list was unreadable)';
-  const pod = list.pods.find((p) => p.id === intent.podId);
-  if (pod === undefined) return 'not listed';
-  return pod.status ?? 'listed without a status';
+  return listedStatus(list.pods.find((p) => p.id === intent.podId));
 }

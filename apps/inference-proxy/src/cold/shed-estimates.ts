@@ -11,7 +11,7 @@ import {
   LOGGER,
   ReadyTimes,
   WakeHistory,
-  errorMessage,
+  orWarn,
   withinTimeout,
   type AppLogger,
 } from '@podwarden/platform';
@@ -40,23 +40,28 @@ export class ShedEstimates {
     const fallback = shedEstimate(null, [], now, FALLBACK_RETRY_AFTER_SECONDS);
     if (attemptId === null) return fallback;
     const timeout = this.config.tuning.redisReadTimeoutMs;
-    try {
-      const attempts = await withinTimeout(
-        this.history.recent(pod.name, ATTEMPTS_SCANNED),
-        timeout,
-        'wake history read',
-      );
-      const boot = shedBoot(
-        attempts.map((a) => ({ ...a, requestedAt: Date.parse(a.requestedAt) })),
-        attemptId,
-        now,
-      );
-      if (boot === null) return fallback;
-      const samples = await withinTimeout(this.readyTimes.all(pod.name), timeout, 'ready times read');
-      return shedEstimate(boot, samples, Date.now(), FALLBACK_RETRY_AFTER_SECONDS);
-    } catch (error) {
-      this.logger.warn({ pod: pod.name, err: errorMessage(error) }, 'proxy: ready estimate unreadable');
-      return fallback;
-    }
+    return orWarn(
+      async () => {
+        const attempts = await withinTimeout(
+          this.history.recent(pod.name, ATTEMPTS_SCANNED),
+          timeout,
+          'wake history read',
+        );
+        const boot = shedBoot(
+          attempts.map((a) => ({ ...a, requestedAt: Date.parse(a.requestedAt) })),
+          attemptId,
+          now,
+        );
+        if (boot === null) return fallback;
+        const samples = await withinTimeout(this.readyTimes.all(pod.name), timeout, 'ready times read');
+        return shedEstimate(boot, samples, Date.now(), FALLBACK_RETRY_AFTER_SECONDS);
+      },
+      {
+        logger: this.logger,
+        fields: { pod: pod.name },
+        message: 'proxy: ready estimate unreadable',
+        fallback: () => fallback,
+      },
+    );
   }
 }

@@ -3,11 +3,11 @@ import type { RunPodClient } from '@podwarden/runpod-client';
 import type { AppLogger } from '../logging/logger';
 import type { ActionLog } from '../records/action-log';
 import type { ActionTrigger } from '../records/action-record';
-import { recordBillable } from '../records/record-billable';
 import type { PodEventSink } from '../events/pod-event-publisher';
 import type { PodStopOutcome } from './stop-service';
 import type { BillableIntents } from '../records/billable-intents';
 import { StopIntentLog } from './stop-intent-log';
+import { recordStopCall } from './record-stop-call';
 
 /** Counts each stop or terminate call sent, by trigger and whether RunPod accepted it (PodwardenMetrics). */
 export type StopActionCounter = (
@@ -48,33 +48,12 @@ export class StopPathTerminator {
     const intent = await this.intentLog.open(pod.name, podId, entry, trigger, 'Terminate');
     const result = await deps.client.terminatePod(podId);
     deps.counter?.('Terminate', trigger, result.ok);
-    await recordBillable({
-      logger: deps.logger,
-      actions: deps.actions,
-      at: deps.now().toISOString(),
-      podName: pod.name,
-      action: 'Terminate',
-      podId,
-      gpuId: entry?.gpuId ?? null,
-      pricePerHour: entry?.costPerHr ?? null,
-      httpStatus: result.httpStatus,
-      ok: result.ok,
-      trigger,
+    const call = { action: 'Terminate', podName: pod.name, podId, entry, trigger } as const;
+    return recordStopCall(deps, call, result, intent, {
       detail: result.detail,
       message: result.ok
         ? `terminated pod ${podId} (${trigger})`
         : `termination of pod ${podId} refused (${trigger}, HTTP ${result.httpStatus})`,
-      closing: intent === null ? undefined : { mode: 'claim', intent },
     });
-    await deps.events?.publish(pod.name, 'stop', {
-      podId,
-      trigger,
-      action: 'terminate',
-      ok: result.ok,
-      httpStatus: result.httpStatus,
-      gpuId: entry?.gpuId ?? null,
-      pricePerHour: entry?.costPerHr ?? null,
-    });
-    return { podId, ok: result.ok, httpStatus: result.httpStatus, called: true };
   }
 }

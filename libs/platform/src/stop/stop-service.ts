@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { ListedPod, PodConfig, PodwardenConfig } from '@podwarden/policies';
 import { INITIAL_IDLE_STATE, isPodConfigured, lookupVolume } from '@podwarden/policies';
-import type { PodActionResult, RunPodClient } from '@podwarden/runpod-client';
+import type { RunPodClient } from '@podwarden/runpod-client';
 import type { AppLogger } from '../logging/logger';
 import type { ActionLog } from '../records/action-log';
 import type { ActionTrigger } from '../records/action-record';
-import { recordBillable } from '../records/record-billable';
 import type { IdleStateStore } from '../idle/idle-state-store';
 import { errorMessage } from '../util/error-message';
 import type { PodEventSink } from '../events/pod-event-publisher';
 import type { WakeGate } from '../wake/wake-gate';
-import type { BillableIntent, BillableIntents } from '../records/billable-intents';
+import type { BillableIntents } from '../records/billable-intents';
 import type { PendingStopStore } from './pending-stop-store';
 import { StopIntentLog } from './stop-intent-log';
+import { recordStopCall, type StopCallRecording } from './record-stop-call';
 import { StopPathTerminator, type StopActionCounter } from './stop-path-terminator';
 
 /** A stop sent by the idle monitor's confirmation: recorded with this detail, and not followed anew. */
@@ -45,11 +45,12 @@ const ALREADY_DOWN = new Set(['EXITED', 'TERMINATED']);
 export class StopService {
   private readonly intentLog: StopIntentLog;
   private readonly terminator: StopPathTerminator;
+  private readonly recording: StopCallRecording;
 
   constructor(
     private readonly config: PodwardenConfig,
     private readonly client: Pick<RunPodClient, 'listPods' | 'stopPod' | 'terminatePod'>,
-    private readonly actions: Pick<ActionLog, 'record'>,
+    actions: Pick<ActionLog, 'record'>,
     private readonly idleStates: IdleStateStore,
     private readonly logger: AppLogger,
     private readonly now: () => Date = () => new Date(),
@@ -63,6 +64,7 @@ export class StopService {
   ) {
     this.intentLog = new StopIntentLog(intents, logger, now);
     this.terminator = new StopPathTerminator({ client, actions, intents, logger, now, events, counter });
+    this.recording = { actions, logger, now, events };
   }
 
   /**
@@ -142,45 +144,13 @@ export class StopService {
     this.counter?.('Stop', trigger, result.ok);
     if (result.ok && restop === undefined) await this.follow(pod, podId, trigger);
     // A stop answered after the idle monitor reconciled its intent is already in the action log: not recorded twice.
-    await this.record(pod, podId, entry, trigger, result, intent, restop);
-    await this.events?.publish(pod.name, 'stop', {
-      podId,
-      trigger,
-      ok: result.ok,
-      httpStatus: result.httpStatus,
-      gpuId: entry?.gpuId ?? null,
-      pricePerHour: entry?.costPerHr ?? null,
-    });
-    return { podId, ok: result.ok, httpStatus: result.httpStatus, called: true };
-  }
-
-  private async record(
-    pod: PodConfig,
-    podId: string,
-    entry: ListedPod | null,
-    trigger: ActionTrigger,
-    result: PodActionResult,
-    intent: BillableIntent | null,
-    restop?: RestopNote,
-  ): Promise<void> {
-    await recordBillable({
-      logger: this.logger,
-      actions: this.actions,
-      at: this.now().toISOString(),
-      podName: pod.name,
-      action: 'Stop',
-      podId,
-      gpuId: entry?.gpuId ?? null,
-      pricePerHour: entry?.costPerHr ?? null,
-      httpStatus: result.httpStatus,
-      ok: result.ok,
-      trigger,
+    const call = { action: 'Stop', podName: pod.name, podId, entry, trigger } as const;
+    return recordStopCall(this.recording, call, result, intent, {
       detail:
         restop === undefined ? result.detail : [restop.detail, result.detail].filter(Boolean).join('; '),
       message: result.ok
         ? `${restop === undefined ? 'stopped' : 're-stopped'} pod ${podId} (${trigger})`
         : `stop of pod ${podId} refused (${trigger}, HTTP ${result.httpStatus})`,
-      closing: intent === null ? undefined : { mode: 'claim', intent },
     });
   }
 

@@ -1,5 +1,5 @@
 import type { BillableIntent } from '@podwarden/platform';
-import { INTERRUPTED_DETAIL } from '@podwarden/platform';
+import { INTERRUPTED_DETAIL, listedStatus, unansweredIntentRow } from '@podwarden/platform';
 import { isStopPathIntent } from '@podwarden/policies';
 import type { WakeRunContext } from '../wake-run-context';
 
@@ -39,15 +39,9 @@ async function reconcileCreate(
 }
 
 async function reconcileAction(ctx: WakeRunContext, intent: BillableIntent): Promise<void> {
-  const now = intent.podId === null ? undefined : ctx.state.listedPod(intent.podId);
-  const status = now === undefined ? 'not listed' : (now.status ?? 'listed without a status');
+  const status = listedStatus(intent.podId === null ? undefined : ctx.state.listedPod(intent.podId));
   await ctx.billable({
-    action: intent.action,
-    podId: intent.podId,
-    gpuId: intent.gpuId,
-    pricePerHour: intent.pricePerHour,
-    httpStatus: 0,
-    ok: false,
+    ...unansweredIntentRow(intent),
     // Whether the call left before its waker died is unknowable: this row means "0 or 1 write".
     detail: `${INTERRUPTED_DETAIL}; the pod is now ${status}`,
     message: `reconciled ${intent.action} of pod ${intent.podId ?? '-'} interrupted before its answer (now ${status})`,
