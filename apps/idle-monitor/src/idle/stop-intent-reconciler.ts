@@ -29,9 +29,11 @@ export class StopIntentReconciler implements TickListReader {
   constructor(private readonly deps: StopIntentReconcilerDependencies) {}
 
   async read(pods: readonly PodConfig[], list: PodList): Promise<void> {
-    for (const pod of pods) {
+    // Every pod's intents read at once (the store batches them), then acted on one pod at a time.
+    const opens = await Promise.all(pods.map((pod) => this.deps.intents.open(pod.name).then(ok, failed)));
+    for (const [i, pod] of pods.entries()) {
       try {
-        await this.reconcilePod(pod, list);
+        await this.reconcilePod(opens[i], list);
       } catch (error) {
         this.deps.logger.error(
           { pod: pod.name, err: errorMessage(error) },
@@ -41,10 +43,10 @@ export class StopIntentReconciler implements TickListReader {
     }
   }
 
-  private async reconcilePod(pod: PodConfig, list: PodList): Promise<void> {
-    const { intents, config, now } = this.deps;
-    const open = await intents.open(pod.name);
-    for (const intent of open) {
+  private async reconcilePod(opened: Opened, list: PodList): Promise<void> {
+    const { config, now } = this.deps;
+    if (!opened.ok) throw opened.error;
+    for (const intent of opened.intents) {
       if (!isStopIntentDue(intent, now(), config.tuning.runpodTimeoutMs)) continue;
       await this.record(intent, observedStatus(intent, list));
     }
@@ -64,6 +66,10 @@ export class StopIntentReconciler implements TickListReader {
     });
   }
 }
+
+type Opened = { ok: true; intents: BillableIntent[] } | { ok: false; error: unknown };
+const ok = (intents: BillableIntent[]): Opened => ({ ok: true, intents });
+const failed = (error: unknown): Opened => ({ ok: false, error });
 
 /** What the tick's list says of the pod the stop was sent to: the evidence of whether it took. */
 function observedStatus(intent: BillableIntent, list: PodList): string {

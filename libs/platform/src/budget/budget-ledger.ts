@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import { uptimeMicros, utcDay } from '@podwarden/policies';
 import type { SharedClock } from '../redis/redis-clock';
 import type { RedisKeys } from '../redis/redis-keys';
+import { MicroBatch } from '../concurrency/micro-batch';
 import { reserveWithinBudget, settleReservationOnce } from './scripts/budget-scripts';
 
 /** One open reservation: a wake's worst case, until the pod's run is settled. */
@@ -49,6 +50,11 @@ const DAY_KEY_TTL_SECONDS = 3 * 86_400;
  * onto it by its offset, so replicas minutes apart agree on a run's reservation and on its day.
  */
 export class BudgetLedger {
+  // Every pod a tick sees down asks for its reservation at once: one HMGET per batch.
+  private readonly openFields = new MicroBatch((pods: readonly string[]) =>
+    this.redis.hmget(this.keys.budgetOpen(), ...pods),
+  );
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -91,7 +97,7 @@ export class BudgetLedger {
    */
   async settle(podName: string, upSince: number | null, now: number): Promise<number | null> {
     // One field, not the whole hash: every tick settles every pod seen down, most with nothing open.
-    const raw = await this.redis.hget(this.keys.budgetOpen(), podName.toLowerCase());
+    const raw = await this.openFields.call(podName.toLowerCase());
     if (raw === null) return null;
     const reservation = JSON.parse(raw) as OpenReservation;
     const offset = await this.offsetFrom(now);

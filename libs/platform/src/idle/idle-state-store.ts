@@ -7,8 +7,9 @@ import {
   type IdleState,
 } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
-import { releaseIfHolder, renewIfHolder } from '../redis/holder-scripts';
-import { saveIdleStateIfHolder } from './scripts/idle-scripts';
+import { releaseEachIfHolder, renewIfHolder } from '../redis/holder-scripts';
+import { MicroBatch } from '../concurrency/micro-batch';
+import { acquireIdleLocks, saveIdleStatesIfHolder } from './scripts/idle-scripts';
 
 /** Everything the idle monitor remembers about one configured pod, in Redis so no replica or restart forgets it. */
 export interface IdleRecord {
@@ -47,14 +48,43 @@ export interface HeldIdleLock {
 
 const LOCK_POLL_MS = 50;
 
+interface Holder {
+  readonly key: string;
+  readonly token: string;
+}
+
+/** A tick's pods lock, load, save and release together: each of those is one Redis command per batch. */
 export class IdleStateStore {
+  private readonly loads = new MicroBatch((keys: readonly string[]) => this.redis.mget(...keys));
+  private readonly acquires = new MicroBatch((asks: readonly (Holder & { leaseMs: number })[]) =>
+    acquireIdleLocks(
+      this.redis,
+      asks.map((ask) => ask.key),
+      asks.flatMap((ask) => [ask.token, ask.leaseMs]),
+    ),
+  );
+  private readonly saves = new MicroBatch((saves: readonly (Holder & { state: string; json: string })[]) =>
+    saveIdleStatesIfHolder(
+      this.redis,
+      saves.flatMap((save) => [save.key, save.state]),
+      saves.flatMap((save) => [save.token, save.json]),
+    ),
+  );
+  private readonly releases = new MicroBatch((holders: readonly Holder[]) =>
+    releaseEachIfHolder(
+      this.redis,
+      holders.map((holder) => holder.key),
+      holders.map((holder) => holder.token),
+    ),
+  );
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
   ) {}
 
   async load(podName: string): Promise<IdleRecord> {
-    const raw = await this.redis.get(this.keys.idleState(podName));
+    const raw = await this.loads.call(this.keys.idleState(podName));
     if (raw === null) return EMPTY_IDLE_RECORD;
     try {
       const parsed = JSON.parse(raw) as Partial<IdleRecord>;
@@ -116,15 +146,14 @@ export class IdleStateStore {
       return { ran: true, value: await work(held) };
     } finally {
       clearInterval(renew);
-      await releaseIfHolder(this.redis, [key], [token]).catch(() => undefined);
+      await this.releases.call({ key, token }).catch(() => undefined);
     }
   }
 
   private async acquire(key: string, token: string, leaseMs: number, waitMs: number): Promise<boolean> {
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const got = await this.redis.set(key, token, 'PX', leaseMs, 'NX');
-      if (got === 'OK') return true;
+      if ((await this.acquires.call({ key, token, leaseMs })) === 1) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
@@ -136,8 +165,8 @@ export class IdleStateStore {
     record: IdleRecord,
     held: { lost: boolean },
   ): Promise<boolean> {
-    const keys = [this.keys.idleLock(podName), this.keys.idleState(podName)];
-    const saved = (await saveIdleStateIfHolder(this.redis, keys, [token, JSON.stringify(record)])) === 1;
+    const [key, state] = [this.keys.idleLock(podName), this.keys.idleState(podName)];
+    const saved = (await this.saves.call({ key, token, state, json: JSON.stringify(record) })) === 1;
     if (!saved) held.lost = true;
     return saved;
   }

@@ -2,7 +2,8 @@ import type Redis from 'ioredis';
 import type { ProxyActivity } from '@podwarden/policies';
 import type { SharedClock } from '../redis/redis-clock';
 import type { RedisKeys } from '../redis/redis-keys';
-import { endRequest, leaseRequests, readActivity } from './scripts/proxy-scripts';
+import { MicroBatch } from '../concurrency/micro-batch';
+import { endRequest, leaseRequests, readActivityEach } from './scripts/proxy-scripts';
 
 /**
  * How long a forwarded request counts as in flight without a renewal: the
@@ -20,6 +21,13 @@ export const PROXY_ACTIVITY_LEASE_MS = 30_000;
  * flight (id scored by lease expiry) and when the last one ended, on the shared clock (Redis's).
  */
 export class ProxyActivityStore {
+  // A tick's pods read together: one clock read and one script per batch.
+  private readonly reads = new MicroBatch(async (podNames: readonly string[]) => {
+    const now = await this.clock.now();
+    const keys = podNames.flatMap((name) => [this.keys.proxyInFlight(name), this.keys.proxyLastEnded(name)]);
+    return readActivityEach(this.redis, keys, [String(now)]);
+  });
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -56,12 +64,7 @@ export class ProxyActivityStore {
    * on the reader's clock (its shared-clock age before `readerNow`), comparable with the reader's last tick.
    */
   async read(podName: string, readerNow: number): Promise<ProxyActivity> {
-    const now = await this.clock.now();
-    const [inFlight, last, judgedAt] = await readActivity(
-      this.redis,
-      [this.keys.proxyInFlight(podName), this.keys.proxyLastEnded(podName)],
-      [String(now)],
-    );
+    const [inFlight, last, judgedAt] = await this.reads.call(podName);
     const lastEnded = last === null ? NaN : Number(last);
     return {
       inFlight: Number(inFlight),

@@ -1,5 +1,7 @@
 import type Redis from 'ioredis';
 import type { RedisKeys } from '../redis/redis-keys';
+import { MicroBatch } from '../concurrency/micro-batch';
+import { hgetallEach } from '../redis/read-each-hash';
 import type { ActionTrigger, BillableAction } from './action-record';
 import { MARKER_TTL_SECONDS as INTENT_CLOSED_TTL_SECONDS } from './record-script';
 
@@ -37,6 +39,9 @@ export type IntentClosing =
 
 /** The write-ahead log of billable calls per pod name: a Redis hash of intents without an outcome. */
 export class BillableIntents {
+  // Every configured pod's hash is read each tick: one command per batch, not one per pod.
+  private readonly hashes = new MicroBatch((keys: readonly string[]) => hgetallEach(this.redis, keys));
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -61,7 +66,7 @@ export class BillableIntents {
 
   /** Every open intent of the pod, oldest first; an entry that does not parse is skipped. */
   async open(podName: string): Promise<BillableIntent[]> {
-    const raw = await this.redis.hgetall(this.keys.billableIntents(podName));
+    const raw = await this.hashes.call(this.keys.billableIntents(podName));
     const intents: BillableIntent[] = [];
     for (const value of Object.values(raw)) {
       try {

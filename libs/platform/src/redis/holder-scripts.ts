@@ -1,4 +1,5 @@
 import releaseIfHolderLua from './scripts/release-if-holder.lua';
+import releaseEachIfHolderLua from './scripts/release-each-if-holder.lua';
 import renewIfHolderLua from './scripts/renew-if-holder.lua';
 import { redisScript } from './redis-script';
 
@@ -19,4 +20,11 @@ export const releaseIfHolder = redisScript<number>({
   name: 'release-if-holder',
   numberOfKeys: 1,
   lua: releaseIfHolderLua,
+});
+
+/** Keys: leases. Args: each lease's holder, in order. Per lease: 1 released, 0 not ours. */
+export const releaseEachIfHolder = redisScript<number[]>({
+  name: 'release-each-if-holder',
+  numberOfKeys: 'each',
+  lua: releaseEachIfHolderLua,
 });

@@ -4,7 +4,8 @@ import type Redis from 'ioredis';
 /** A Lua script under a name that says what it guarantees; its keys come first, then its arguments. */
 export interface RedisScriptSource {
   readonly name: string;
-  readonly numberOfKeys: number;
+  /** 'each': one key per item (or a fixed group per item), as many as the call has. */
+  readonly numberOfKeys: number | 'each';
   readonly lua: string;
 }
 
@@ -26,14 +27,15 @@ function isNoScript(error: unknown): boolean {
 export function redisScript<Result>(source: RedisScriptSource): RedisScript<Result> {
   const sha = createHash('sha1').update(source.lua).digest('hex');
   return async (redis, keys, args) => {
-    if (keys.length !== source.numberOfKeys) {
+    const count = source.numberOfKeys === 'each' ? keys.length : source.numberOfKeys;
+    if (keys.length !== count) {
       throw new Error(`${source.name} takes ${source.numberOfKeys} keys, got ${keys.length}`);
     }
     try {
-      return (await redis.evalsha(sha, source.numberOfKeys, ...keys, ...args)) as Result;
+      return (await redis.evalsha(sha, count, ...keys, ...args)) as Result;
     } catch (error) {
       if (!isNoScript(error)) throw error;
-      return (await redis.eval(source.lua, source.numberOfKeys, ...keys, ...args)) as Result;
+      return (await redis.eval(source.lua, count, ...keys, ...args)) as Result;
     }
   };
 }

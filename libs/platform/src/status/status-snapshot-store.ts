@@ -1,7 +1,9 @@
 import type Redis from 'ioredis';
 import { releaseIfHolder } from '../redis/holder-scripts';
 import type { RedisKeys } from '../redis/redis-keys';
-import { writeSnapshotIfCurrent } from './scripts/status-scripts';
+import { MicroBatch } from '../concurrency/micro-batch';
+import { hgetEach } from '../redis/read-each-hash';
+import { writeSnapshotsIfCurrent } from './scripts/status-scripts';
 import type { VolumeReading } from './volume-reading';
 
 /** A volume as RunPod described it, and when (epoch ms, taken before the read began). */
@@ -16,7 +18,8 @@ export interface SnapshotReading {
   readonly generation: number;
 }
 
-// One key per pod, so every command and script here touches a single key (valid on a Redis Cluster).
+// One key per pod; the batched reads and writes touch many pods' keys in one script, which a Cluster
+// allows because the whole namespace shares one hash tag (docs/redis.md).
 
 /**
  * The shared status snapshot of each pod's volume in Redis: gateways answer GET from it, the one
@@ -24,6 +27,18 @@ export interface SnapshotReading {
  * they read anyway, and every podwarden write invalidates it.
  */
 export class StatusSnapshotStore {
+  // A tick's pods ask together: one command per batch, not one per pod.
+  private readonly generations = new MicroBatch((keys: readonly string[]) =>
+    hgetEach(this.redis, keys, 'gen'),
+  );
+  private readonly writes = new MicroBatch((asks: readonly { key: string; args: readonly string[] }[]) =>
+    writeSnapshotsIfCurrent(
+      this.redis,
+      asks.map((ask) => ask.key),
+      asks.flatMap((ask) => ask.args),
+    ),
+  );
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -37,17 +52,13 @@ export class StatusSnapshotStore {
 
   /** The generation to write at after a read starting now (one HGET, for readers that need no snapshot). */
   async generation(podName: string): Promise<number> {
-    return Number((await this.redis.hget(this.keys.statusSnapshot(podName), 'gen')) ?? '0');
+    return Number((await this.generations.call(this.keys.statusSnapshot(podName))) ?? '0');
   }
 
   /** True when written; false when a write (or a newer observation) came in between. */
   async write(podName: string, generation: number, snapshot: StatusSnapshot): Promise<boolean> {
-    const written = await writeSnapshotIfCurrent(
-      this.redis,
-      [this.keys.statusSnapshot(podName)],
-      [String(generation), String(snapshot.observedAt), JSON.stringify(snapshot)],
-    );
-    return written === 1;
+    const args = [String(generation), String(snapshot.observedAt), JSON.stringify(snapshot)];
+    return (await this.writes.call({ key: this.keys.statusSnapshot(podName), args })) === 1;
   }
 
   /** After a start, stop, create, terminate or keep-alive: the next read must come from RunPod. */

@@ -1,6 +1,8 @@
 import type Redis from 'ioredis';
 import type { PendingStop } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
+import { MicroBatch } from '../concurrency/micro-batch';
+import { hgetallEach } from '../redis/read-each-hash';
 
 // A confirmed stop is kept for GET's stopConfirmed a day at most, whatever happens after.
 const CONFIRMED_TTL_SECONDS = 86_400;
@@ -11,6 +13,9 @@ const CONFIRMED_TTL_SECONDS = 86_400;
  * every replica and a restarted monitor carry on where the last tick left off.
  */
 export class PendingStopStore {
+  // Every configured pod's hash is read each tick: one command per batch, not one per pod.
+  private readonly hashes = new MicroBatch((keys: readonly string[]) => hgetallEach(this.redis, keys));
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
@@ -32,7 +37,7 @@ export class PendingStopStore {
 
   /** Every followed stop of the pod; an unreadable entry is dropped (it can only be our own write). */
   async all(podName: string): Promise<PendingStop[]> {
-    const raw = await this.redis.hgetall(this.keys.pendingStops(podName));
+    const raw = await this.hashes.call(this.keys.pendingStops(podName));
     return Object.values(raw).flatMap((text) => {
       const entry = parseEntry(text);
       return entry === null ? [] : [entry];

@@ -2,6 +2,7 @@ import { redisScript } from '../../redis/redis-script';
 import endRequestLua from './end-request.lua';
 import leaseRequestsLua from './lease-requests.lua';
 import readActivityLua from './read-activity.lua';
+import readActivityEachLua from './read-activity-each.lua';
 
 /** Keys: in flight. Args: now, lease ms, 'XX' (renew only) or '', request ids. */
 export const leaseRequests = redisScript<number>({
@@ -18,4 +19,11 @@ export const readActivity = redisScript<[number, string | null, string]>({
   name: 'read-activity',
   numberOfKeys: 2,
   lua: readActivityLua,
+});
+
+/** Keys: per pod, in flight and last ended. Args: now. Per pod: [count, last ended or null, judged at]. */
+export const readActivityEach = redisScript<[number, string | null, string][]>({
+  name: 'read-activity-each',
+  numberOfKeys: 'each',
+  lua: readActivityEachLua,
 });
