@@ -1,14 +1,6 @@
 import { redisScript } from '../../redis/redis-script';
-import saveIdleStateIfHolderLua from './save-idle-state-if-holder.lua';
 import acquireIdleLocksLua from './acquire-idle-locks.lua';
 import saveIdleStatesIfHolderLua from './save-idle-states-if-holder.lua';
-
-/** Keys: lock, state. Args: holder's token, state JSON. 1 saved, 0 when the lock is not ours. */
-export const saveIdleStateIfHolder = redisScript<number>({
-  name: 'save-idle-state-if-holder',
-  numberOfKeys: 2,
-  lua: saveIdleStateIfHolderLua,
-});
 
 /** Keys: locks. Args: per lock, its holder's token and lease ms. Per lock: 1 taken, 0 held already. */
 export const acquireIdleLocks = redisScript<number[]>({

@@ -1,5 +1,5 @@
--- Many pods' idle states saved in one step, each only by its lock's holder (save-idle-state-if-holder.lua,
--- pod by pod). KEYS[2i-1], KEYS[2i]: pod i's lock, state. ARGV[2i-1], ARGV[2i]: its holder's token, state
+-- Many pods' idle states saved in one step, each only by its lock's holder: a lapsed holder's save is
+-- refused. KEYS[2i-1], KEYS[2i]: pod i's lock, state. ARGV[2i-1], ARGV[2i]: its holder's token, state
 -- JSON. Per pod: 1 saved, 0 when the lock is not ours.
 local saved = {}
 for i = 1, #KEYS / 2 do

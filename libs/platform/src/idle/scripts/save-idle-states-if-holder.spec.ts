@@ -15,4 +15,16 @@ describe('save-idle-states-if-holder.lua', () => {
     expect(await saveIdleStatesIfHolder(redis, keys, args)).toEqual([1, 0, 0]);
     expect(await redis.mget(stateA, stateB, stateC)).toEqual(['{"a":1}', '{"by":"tick-2"}', null]);
   });
+
+  it('of a lapsed holder and the new holder saving at once, only the new holder’s state lands', async () => {
+    const [lapsed, holder] = spec.writers(2);
+    const [lock, state] = [spec.key('lock'), spec.key('state')];
+    await spec.redis().set(lock, 'tick-2', 'PX', 60_000);
+    const answers = await Promise.all([
+      saveIdleStatesIfHolder(lapsed, [lock, state], ['tick-1', '{"by":"tick-1"}']),
+      saveIdleStatesIfHolder(holder, [lock, state], ['tick-2', '{"by":"tick-2"}']),
+    ]);
+    expect(answers).toEqual([[0], [1]]);
+    expect(await spec.redis().get(state)).toBe('{"by":"tick-2"}');
+  });
 });

@@ -1,7 +1,6 @@
 import { redisScript } from '../../redis/redis-script';
 import endRequestLua from './end-request.lua';
 import leaseRequestsLua from './lease-requests.lua';
-import readActivityLua from './read-activity.lua';
 import readActivityEachLua from './read-activity-each.lua';
 
 /** Keys: in flight. Args: now, lease ms, 'XX' (renew only) or '', request ids. */
@@ -13,13 +12,6 @@ export const leaseRequests = redisScript<number>({
 
 /** Keys: in flight, last ended. Args: now, request id. */
 export const endRequest = redisScript<number>({ name: 'end-request', numberOfKeys: 2, lua: endRequestLua });
-
-/** Keys: in flight, last ended. Args: now. [count, last ended or null, judged at]. */
-export const readActivity = redisScript<[number, string | null, string]>({
-  name: 'read-activity',
-  numberOfKeys: 2,
-  lua: readActivityLua,
-});
 
 /** Keys: per pod, in flight and last ended. Args: now. Per pod: [count, last ended or null, judged at]. */
 export const readActivityEach = redisScript<[number, string | null, string][]>({

@@ -1,5 +1,5 @@
--- Many pods' proxy traffic in one step, each as read-activity.lua reads it: lapsed leases dropped before
--- counting. KEYS[2i-1], KEYS[2i]: pod i's in-flight sorted set, last ended. ARGV[1]: now (shared clock).
+-- Many pods' proxy traffic in one step: lapsed leases dropped before counting.
+-- KEYS[2i-1], KEYS[2i]: pod i's in-flight sorted set, last ended. ARGV[1]: now (shared clock).
 -- Per pod: {count in flight, last ended or nil, the now it judged by}.
 local now = tonumber(ARGV[1])
 local out = {}

@@ -1,4 +1,4 @@
--- Many snapshots written in one step, each as write-snapshot-if-current.lua writes one: only at its
+-- Many snapshots written in one step, each only at its
 -- reader's generation, never over a newer observation. KEYS: the snapshot hashes. ARGV[3i-2..3i]: hash
 -- i's generation, observed at (ms), snapshot JSON. Per hash: 1 written, 0 refused.
 local written = {}

@@ -15,4 +15,15 @@ describe('write-snapshots-if-current.lua', () => {
     expect(await redis.hget(invalidated, 'snap')).toBeNull();
     expect(await redis.hget(newer, 'snap')).toBe('kept');
   });
+
+  it('of two readers at one generation writing at once, the older observation never overwrites the newer', async () => {
+    const [older, newer] = spec.writers(2);
+    const snapshot = spec.key('race');
+    const answers = await Promise.all([
+      writeSnapshotsIfCurrent(older, [snapshot], ['0', '100', 'observed-at-100']),
+      writeSnapshotsIfCurrent(newer, [snapshot], ['0', '200', 'observed-at-200']),
+    ]);
+    expect(answers).toContainEqual([1]);
+    expect(await spec.redis().hmget(snapshot, 'at', 'snap')).toEqual(['200', 'observed-at-200']);
+  });
 });
