@@ -12,7 +12,9 @@ bash scripts/ensure-prometheus.sh
 npm run build --silent
 rm -rf test-logs && mkdir -p test-logs
 set +e
-npx jest --ci "$@" 2>&1 | tee test-logs/jest-output.log
+# Three jest workers on two cores: most end-to-end time is spent waiting on
+# apps and timers, not on CPU (docs/testing.md has the timings). JEST_WORKERS overrides.
+npx jest --ci --maxWorkers="${JEST_WORKERS:-3}" "$@" 2>&1 | tee test-logs/jest-output.log
 status=${PIPESTATUS[0]}
 set -e
 # Logs, jest's output and every recorded HTTP answer: no key or token, in any encoding.
