@@ -38,5 +38,7 @@ describe('@podwarden/producer agrees with the waker on the payload', () => {
 
   it("uses the apps' dedupe id for the volume", () => {
     expect(wakeDeduplicationId('vol-eu-ro-1')).toBe(appsDedupeId('vol-eu-ro-1'));
+    expect(wakeDeduplicationId(' vol-eu-ro-1 ')).toBe(appsDedupeId(' vol-eu-ro-1 '));
+    expect(appsDedupeId(' vol-eu-ro-1 ')).toBe('wake:vol-eu-ro-1');
   });
 });

@@ -22,7 +22,10 @@ export interface WakeJobResult extends WakeReport {
   readonly joined: boolean;
 }
 
-/** The deduplication id that makes the queue itself the singleton gate for our own producers. */
+/**
+ * The deduplication id that makes the queue itself the singleton gate for our own producers. Trimmed as
+ * @podwarden/producer trims it, so both name one volume's wake with one id.
+ */
 export function wakeDeduplicationId(volumeId: string): string {
-  return `wake:${volumeId}`;
+  return `wake:${volumeId.trim()}`;
 }
