@@ -1,11 +1,13 @@
+import { z } from 'zod';
 import type { BilledBucket } from '@podwarden/policies';
 import type { ExchangeOutcome } from './http-exchange';
 import {
   bareOrWrappedArray,
-  finiteNumberField,
-  isRecord,
-  nonBlankStringField,
+  finiteNumber,
+  nonBlankText,
   parseJson,
+  readOrNull,
+  timeMs,
 } from './json-reading';
 
 /** Pod billing by hour: every record read, or why none could be (never "nothing billed"). */
@@ -26,21 +28,39 @@ export type AccountBillingRead =
   | { readonly kind: 'unreadable'; readonly reason: string };
 
 // Field names as far as RunPod's reference names them (see docs/simulator.md); the
-// older spellings (v1 `amount`, `time`) are read too.
-const TOTAL_KEYS = ['totalAmount', 'amount', 'total'];
-const TIME_KEYS = ['time', 'startTime', 'bucketStart'];
-const STORAGE_KEYS = ['storageAmount', 'storage', 'networkVolumeAmount'];
+// older spellings (v1 `amount`, `time`) are read too, the first readable one wins.
+const billingRecord = z
+  .object({
+    podId: nonBlankText,
+    time: timeMs,
+    startTime: timeMs,
+    bucketStart: timeMs,
+    totalAmount: finiteNumber,
+    amount: finiteNumber,
+    total: finiteNumber,
+    storageAmount: finiteNumber,
+    storage: finiteNumber,
+    networkVolumeAmount: finiteNumber,
+  })
+  .transform((record) => ({
+    podId: record.podId,
+    startMs: record.time ?? record.startTime ?? record.bucketStart,
+    totalUsd: record.totalAmount ?? record.amount ?? record.total,
+    storageUsd: record.storageAmount ?? record.storage ?? record.networkVolumeAmount,
+  }));
+
+const billingRecords = bareOrWrappedArray('records');
 
 /** Shapes GET /billing/pods. A record we cannot attribute or price makes the whole read unreadable. */
 export function podBillingFromOutcome(outcome: ExchangeOutcome, askedPodId: string | null): PodBillingRead {
   const records = recordsOf(outcome);
   if (!records.ok) return { kind: 'unreadable', reason: records.reason };
   const buckets: BilledBucket[] = [];
-  for (const record of records.value) {
-    if (!isRecord(record)) return { kind: 'unreadable', reason: 'billing record is not an object' };
-    const podId = nonBlankStringField(record, 'podId') ?? askedPodId;
-    const startMs = timeOf(record);
-    const usd = firstNumber(record, TOTAL_KEYS);
+  for (const entry of records.value) {
+    const record = readOrNull(billingRecord, entry);
+    if (record === null) return { kind: 'unreadable', reason: 'billing record is not an object' };
+    const podId = record.podId ?? askedPodId;
+    const { startMs, totalUsd: usd } = record;
     if (podId === null || startMs === null || usd === null) {
       // A record we cannot attribute may be exactly the leak: fail the read, never drop it.
       return { kind: 'unreadable', reason: 'billing record without podId, time or amount' };
@@ -55,16 +75,12 @@ export function accountBillingFromOutcome(outcome: ExchangeOutcome): AccountBill
   const records = recordsOf(outcome);
   if (!records.ok) return { kind: 'unreadable', reason: records.reason };
   const buckets: AccountBillingBucket[] = [];
-  for (const record of records.value) {
-    const startMs = isRecord(record) ? timeOf(record) : null;
-    if (!isRecord(record) || startMs === null) {
+  for (const entry of records.value) {
+    const record = readOrNull(billingRecord, entry);
+    if (record === null || record.startMs === null) {
       return { kind: 'unreadable', reason: 'billing record without time' };
     }
-    buckets.push({
-      startMs,
-      totalUsd: firstNumber(record, TOTAL_KEYS),
-      storageUsd: firstNumber(record, STORAGE_KEYS),
-    });
+    buckets.push({ startMs: record.startMs, totalUsd: record.totalUsd, storageUsd: record.storageUsd });
   }
   return { kind: 'read', buckets };
 }
@@ -77,27 +93,8 @@ function recordsOf(outcome: ExchangeOutcome): Records {
   if (outcome.status < 200 || outcome.status >= 300) return { ok: false, reason: `http ${outcome.status}` };
   const parsed = parseJson(outcome.body);
   if (!parsed.ok) return { ok: false, reason: 'unparseable billing' };
-  const records = bareOrWrappedArray(parsed.value, 'records');
+  const records = readOrNull(billingRecords, parsed.value);
   return records === null
     ? { ok: false, reason: 'billing records are not an array' }
     : { ok: true, value: records };
-}
-
-function timeOf(record: Record<string, unknown>): number | null {
-  for (const key of TIME_KEYS) {
-    const value = record[key];
-    if (typeof value === 'string') {
-      const ms = Date.parse(value);
-      if (Number.isFinite(ms)) return ms;
-    }
-  }
-  return null;
-}
-
-function firstNumber(record: Record<string, unknown>, keys: readonly string[]): number | null {
-  for (const key of keys) {
-    const value = finiteNumberField(record, key);
-    if (value !== null) return value;
-  }
-  return null;
 }

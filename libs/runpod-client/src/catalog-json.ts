@@ -1,17 +1,41 @@
+import { z } from 'zod';
 import type { Availability, DataCenterAvailability, GpuCatalogEntry } from '@podwarden/policies';
 import type { ExchangeOutcome } from './http-exchange';
-import {
-  arrayField,
-  bareOrWrappedArray,
-  finiteNumberField,
-  identifiedRecord,
-  isRecord,
-  nonBlankStringField,
-  parseJson,
-  recordField,
-} from './json-reading';
+import { bareOrWrappedArray, finiteNumber, nonBlankId, notNull, parseJson, readOrNull } from './json-reading';
 
-const AVAILABILITIES: readonly Availability[] = ['NONE', 'LOW', 'MEDIUM', 'HIGH'];
+/** Absent or unrecognised availability reads as NONE, which no selection accepts. */
+const availability = z.enum(['NONE', 'LOW', 'MEDIUM', 'HIGH']).catch('NONE');
+
+/** A data center without an id is dropped: it cannot be asked for. */
+const dataCenter = z
+  .object({ id: nonBlankId, availability })
+  .transform((entry): DataCenterAvailability | null => entry)
+  .catch(null);
+
+const catalogEntry = z
+  .object({
+    id: nonBlankId,
+    price: z
+      .object({ secure: finiteNumber })
+      .transform((price) => price.secure)
+      .catch(null),
+    availability,
+    dataCenters: z
+      .array(dataCenter)
+      .transform((entries) => entries.filter(notNull))
+      .catch(() => []),
+    memory: finiteNumber,
+    memoryInGb: finiteNumber,
+  })
+  .transform((gpu): GpuCatalogEntry => ({
+    id: gpu.id,
+    securePrice: gpu.price,
+    availability: gpu.availability,
+    dataCenters: gpu.dataCenters,
+    vramGb: gpu.memory ?? gpu.memoryInGb,
+  }));
+
+const catalogEntries = bareOrWrappedArray('gpus');
 
 /** Shapes GET /catalog/gpus. Empty on any failure: no candidates means nothing is billed. */
 export function catalogFromOutcome(outcome: ExchangeOutcome): GpuCatalogEntry[] {
@@ -19,54 +43,14 @@ export function catalogFromOutcome(outcome: ExchangeOutcome): GpuCatalogEntry[] 
     return [];
   }
   const parsed = parseJson(outcome.body);
-  if (!parsed.ok) {
-    return [];
-  }
-  const gpus = bareOrWrappedArray(parsed.value, 'gpus');
-  if (gpus === null) {
-    return [];
-  }
-  const entries: GpuCatalogEntry[] = [];
-  for (const gpu of gpus) {
-    const entry = catalogEntryOf(gpu);
-    if (entry !== null) {
-      entries.push(entry);
-    }
-  }
-  return entries;
+  const gpus = parsed.ok ? readOrNull(catalogEntries, parsed.value) : null;
+  return (gpus ?? []).map(catalogEntryOf).filter(notNull);
 }
 
 export function catalogEntryOf(entry: unknown): GpuCatalogEntry | null {
-  const identified = identifiedRecord(entry);
-  if (identified === null) {
-    return null;
-  }
-  const { record: gpu, id } = identified;
-  const price = recordField(gpu, 'price');
-  return {
-    id,
-    securePrice: price === null ? null : finiteNumberField(price, 'secure'),
-    availability: availabilityOf(gpu.availability),
-    dataCenters: dataCentersOf(gpu),
-    vramGb: finiteNumberField(gpu, 'memory') ?? finiteNumberField(gpu, 'memoryInGb'),
-  };
+  return readOrNull(catalogEntry, entry);
 }
 
-/** Absent or unrecognised availability reads as NONE, which no selection accepts. */
 export function availabilityOf(value: unknown): Availability {
-  return typeof value === 'string' && (AVAILABILITIES as readonly string[]).includes(value)
-    ? (value as Availability)
-    : 'NONE';
-}
-
-function dataCentersOf(gpu: Record<string, unknown>): DataCenterAvailability[] {
-  const listed = arrayField(gpu, 'dataCenters') ?? [];
-  const dataCenters: DataCenterAvailability[] = [];
-  for (const dataCenter of listed) {
-    const id = isRecord(dataCenter) ? nonBlankStringField(dataCenter, 'id') : null;
-    if (isRecord(dataCenter) && id !== null) {
-      dataCenters.push({ id, availability: availabilityOf(dataCenter.availability) });
-    }
-  }
-  return dataCenters;
+  return availability.parse(value);
 }

@@ -1,6 +1,7 @@
+import { z } from 'zod';
 import type { CreatePodResult } from '@podwarden/policies';
 import type { ExchangeOutcome } from './http-exchange';
-import { isRecord, nonBlankStringField, parseJson } from './json-reading';
+import { nonBlankText, parseJson } from './json-reading';
 import { problemText } from './problem-details';
 import { parseRetryAfterSeconds } from './retry-after';
 
@@ -11,6 +12,12 @@ export interface CreatePodRequest {
   readonly gpuId: string;
   readonly volumeId: string;
 }
+
+/** The created pod's id; null when the answer is not an object with one. */
+const createdPodId = z
+  .object({ id: nonBlankText })
+  .transform((pod) => pod.id)
+  .catch(null);
 
 /** The POST /pods body: secure cloud, one GPU, our volume at /workspace; the template supplies the image. */
 export function createPodBody(req: CreatePodRequest): string {
@@ -36,7 +43,7 @@ export function createResultFromOutcome(outcome: ExchangeOutcome, nowMs: number)
   const parsed = parseJson(outcome.body);
   const body = parsed.ok ? parsed.value : undefined;
   const succeeded = outcome.status >= 200 && outcome.status < 300;
-  const podId = succeeded && isRecord(body) ? nonBlankStringField(body, 'id') : null;
+  const podId = succeeded ? createdPodId.parse(body) : null;
   const retryAfterSeconds =
     outcome.status === 429 || outcome.status === 503
       ? parseRetryAfterSeconds(outcome.headers['retry-after'], outcome.headers['date'], nowMs)

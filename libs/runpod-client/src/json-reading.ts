@@ -1,4 +1,10 @@
-/** Tolerant readers for JSON whose shape we do not control: a wrong type reads as absent. */
+import { z } from 'zod';
+
+/**
+ * Zod building blocks for JSON whose shape we do not control. Every field
+ * schema ends in `.catch`: a wrong type reads as absent (null or empty), so a
+ * hostile answer shapes into a typed result instead of throwing.
+ */
 
 export type JsonParse = { readonly ok: true; readonly value: unknown } | { readonly ok: false };
 
@@ -14,51 +20,40 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function stringField(record: Record<string, unknown>, key: string): string | null {
-  const value = record[key];
-  return typeof value === 'string' ? value : null;
-}
+/** A string with something in it: blank ids are as good as none. Fails (no catch) for entries that need one. */
+export const nonBlankId = z.string().refine((value) => value.trim() !== '');
 
-/** A string with something in it; blank ids are as good as none. */
-export function nonBlankStringField(record: Record<string, unknown>, key: string): string | null {
-  const value = stringField(record, key);
-  return value !== null && value.trim() !== '' ? value : null;
-}
-
-export function finiteNumberField(record: Record<string, unknown>, key: string): number | null {
-  const value = record[key];
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-export function recordField(record: Record<string, unknown>, key: string): Record<string, unknown> | null {
-  const value = record[key];
-  return isRecord(value) ? value : null;
-}
-
-export function arrayField(record: Record<string, unknown>, key: string): readonly unknown[] | null {
-  const value = record[key];
-  return Array.isArray(value) ? value : null;
-}
-
-/** An object with a non-blank `id`, or null: an entry without one can be neither observed nor acted on. */
-export function identifiedRecord(value: unknown): { record: Record<string, unknown>; id: string } | null {
-  if (!isRecord(value)) {
-    return null;
-  }
-  const id = nonBlankStringField(value, 'id');
-  return id === null ? null : { record: value, id };
-}
-
-/** RunPod answers a bare array; `{ [key]: [...] }` is tolerated. */
-export function bareOrWrappedArray(body: unknown, key: string): readonly unknown[] | null {
-  if (Array.isArray(body)) {
-    return body;
-  }
-  return isRecord(body) ? arrayField(body, key) : null;
-}
+export const text = z.string().nullable().catch(null);
+export const nonBlankText = nonBlankId.nullable().catch(null);
+/** zod 4's number already refuses NaN and ±Infinity. */
+export const finiteNumber = z.number().nullable().catch(null);
+export const anyArray = z.array(z.unknown()).nullable().catch(null);
+/** An ISO time as epoch ms; null when absent or not a date. */
+export const timeMs = z
+  .string()
+  .transform((value) => Date.parse(value))
+  .pipe(z.number())
+  .nullable()
+  .catch(null);
 
 /** The `id` of a nested object (`gpu.id`), null when either is missing. */
-export function nestedId(record: Record<string, unknown>, key: string): string | null {
-  const nested = recordField(record, key);
-  return nested === null ? null : nonBlankStringField(nested, 'id');
+export const nestedId = z
+  .object({ id: nonBlankText })
+  .transform((nested) => nested.id)
+  .catch(null);
+
+/** RunPod answers a bare array; `{ [key]: [...] }` is tolerated. */
+export function bareOrWrappedArray(key: string): z.ZodType<unknown[]> {
+  const items = z.array(z.unknown());
+  return z.union([items, z.object({ [key]: items }).transform((wrapped) => wrapped[key])]);
+}
+
+/** The schema's value, or null when the input does not have its shape. */
+export function readOrNull<T>(schema: z.ZodType<T>, value: unknown): T | null {
+  const read = schema.safeParse(value);
+  return read.success ? read.data : null;
+}
+
+export function notNull<T>(value: T | null): value is T {
+  return value !== null;
 }

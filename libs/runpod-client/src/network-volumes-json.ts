@@ -1,18 +1,13 @@
-import { arrayField, isRecord, nonBlankStringField, recordField } from './json-reading';
+import { z } from 'zod';
+import { nonBlankText, notNull } from './json-reading';
+
+const mountedVolumeId = z
+  .object({ volumeId: nonBlankText })
+  .transform((mount) => mount.volumeId)
+  .catch(null);
 
 /** The network volumes a pod object mounts (`mounts.network[].volumeId`), as the list and the pod read both carry them. */
-export function networkVolumeIdsOf(pod: Record<string, unknown>): string[] {
-  const mounts = recordField(pod, 'mounts');
-  const network = mounts === null ? null : arrayField(mounts, 'network');
-  if (network === null) {
-    return [];
-  }
-  const volumeIds: string[] = [];
-  for (const mount of network) {
-    const volumeId = isRecord(mount) ? nonBlankStringField(mount, 'volumeId') : null;
-    if (volumeId !== null) {
-      volumeIds.push(volumeId);
-    }
-  }
-  return volumeIds;
-}
+export const networkVolumeIds = z
+  .object({ network: z.array(mountedVolumeId) })
+  .transform((mounts) => mounts.network.filter(notNull))
+  .catch(() => []);

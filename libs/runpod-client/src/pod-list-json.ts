@@ -1,16 +1,40 @@
+import { z } from 'zod';
 import type { ListedPod, PodList } from '@podwarden/policies';
 import type { ExchangeOutcome } from './http-exchange';
 import {
   bareOrWrappedArray,
-  finiteNumberField,
-  identifiedRecord,
+  finiteNumber,
   nestedId,
+  nonBlankId,
   parseJson,
-  stringField,
+  readOrNull,
+  text,
 } from './json-reading';
-import { networkVolumeIdsOf } from './network-volumes-json';
+import { networkVolumeIds } from './network-volumes-json';
 
 export type { PodList };
+
+const podEntries = bareOrWrappedArray('pods');
+
+const listedPod = z
+  .object({
+    id: nonBlankId,
+    name: text,
+    status: text,
+    mounts: networkVolumeIds,
+    costPerHr: finiteNumber,
+    gpu: nestedId,
+    createdAt: text,
+  })
+  .transform((pod): ListedPod => ({
+    id: pod.id,
+    name: pod.name,
+    status: pod.status,
+    volumeIds: pod.mounts,
+    costPerHr: pod.costPerHr,
+    gpuId: pod.gpu,
+    createdAt: pod.createdAt,
+  }));
 
 export function podListFromOutcome(outcome: ExchangeOutcome): PodList {
   if (outcome.kind === 'failed') {
@@ -23,7 +47,7 @@ export function podListFromOutcome(outcome: ExchangeOutcome): PodList {
   if (!parsed.ok) {
     return { kind: 'unreadable', reason: 'unparseable pod list' };
   }
-  const entries = bareOrWrappedArray(parsed.value, 'pods');
+  const entries = readOrNull(podEntries, parsed.value);
   if (entries === null) {
     return { kind: 'unreadable', reason: 'pod list is not an array' };
   }
@@ -42,18 +66,5 @@ export function podListFromOutcome(outcome: ExchangeOutcome): PodList {
 
 /** null for an entry we cannot identify: a pod without an id can be neither observed nor stopped. */
 export function listedPodOf(entry: unknown): ListedPod | null {
-  const identified = identifiedRecord(entry);
-  if (identified === null) {
-    return null;
-  }
-  const { record: pod, id } = identified;
-  return {
-    id,
-    name: stringField(pod, 'name'),
-    status: stringField(pod, 'status'),
-    volumeIds: networkVolumeIdsOf(pod),
-    costPerHr: finiteNumberField(pod, 'costPerHr'),
-    gpuId: nestedId(pod, 'gpu'),
-    createdAt: stringField(pod, 'createdAt'),
-  };
+  return readOrNull(listedPod, entry);
 }

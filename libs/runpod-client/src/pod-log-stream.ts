@@ -1,7 +1,8 @@
 import { request, type Dispatcher } from 'undici';
 import type { BootLogLine } from '@podwarden/policies';
+import { z } from 'zod';
 import { callerCancellation } from './http-exchange';
-import { isRecord, parseJson, stringField } from './json-reading';
+import { parseJson, readOrNull, timeMs } from './json-reading';
 
 /** The tail of a pod's logs: the lines read and why reading stopped, or why there are none. */
 export type PodLogRead =
@@ -138,13 +139,10 @@ export class SseDataParser {
   }
 }
 
+const logEvent = z.object({ source: z.enum(['system', 'container']), line: z.string(), ts: timeMs });
+
 /** `{ source, line, ts }`; an event we cannot read is skipped (it is evidence, not a decision input on its own). */
 export function logLineOf(data: string): BootLogLine | null {
   const parsed = parseJson(data);
-  if (!parsed.ok || !isRecord(parsed.value)) return null;
-  const source = stringField(parsed.value, 'source');
-  const line = stringField(parsed.value, 'line');
-  if ((source !== 'system' && source !== 'container') || line === null) return null;
-  const ts = Date.parse(stringField(parsed.value, 'ts') ?? '');
-  return { source, line, ts: Number.isFinite(ts) ? ts : null };
+  return parsed.ok ? readOrNull(logEvent, parsed.value) : null;
 }

@@ -1,16 +1,8 @@
+import { z } from 'zod';
 import type { PodObservation, PodStatus, RealisedContract } from '@podwarden/policies';
 import type { ExchangeOutcome } from './http-exchange';
-import {
-  arrayField,
-  finiteNumberField,
-  isRecord,
-  nestedId,
-  nonBlankStringField,
-  parseJson,
-  recordField,
-  stringField,
-} from './json-reading';
-import { networkVolumeIdsOf } from './network-volumes-json';
+import { anyArray, finiteNumber, nonBlankText, parseJson, readOrNull, text } from './json-reading';
+import { networkVolumeIds } from './network-volumes-json';
 import { isProblemNotFound } from './problem-details';
 
 const STATUS_BY_WIRE_VALUE: Readonly<Record<string, PodStatus>> = {
@@ -21,6 +13,28 @@ const STATUS_BY_WIRE_VALUE: Readonly<Record<string, PodStatus>> = {
   TERMINATED: 'Terminated',
 };
 
+/** A requested GPU count: a positive integer, else absent. */
+const gpuCount = z
+  .number()
+  .refine((count) => Number.isInteger(count) && count > 0)
+  .nullable()
+  .catch(null);
+
+/** The fields of a pod object we read; any other value in them reads as absent. */
+const observedPod = z.object({
+  status: text,
+  runtime: z
+    .object({ uptime: finiteNumber, uptimeInSeconds: finiteNumber, gpus: anyArray })
+    .nullable()
+    .catch(null),
+  gpu: z.object({ id: nonBlankText, count: gpuCount }).nullable().catch(null),
+  mounts: networkVolumeIds,
+  dataCenterId: nonBlankText,
+  costPerHr: finiteNumber,
+});
+
+export type ObservedPod = z.infer<typeof observedPod>;
+
 /** Shapes the answer to GET /pods/{id}. A failed read is never "not found". */
 export function observationFromOutcome(podId: string, outcome: ExchangeOutcome): PodObservation {
   if (outcome.kind === 'failed') {
@@ -30,13 +44,14 @@ export function observationFromOutcome(podId: string, outcome: ExchangeOutcome):
   const body = parsed.ok ? parsed.value : undefined;
   if (outcome.status >= 200 && outcome.status < 300) {
     // The pod answered; if we cannot read what it is, the policy must wait, not act.
-    return isRecord(body)
+    const pod = readOrNull(observedPod, body);
+    return pod !== null
       ? {
           kind: 'found',
           podId,
-          status: podStatusOf(body),
-          gpuCount: gpuCountOf(body),
-          realised: realisedContractOf(body),
+          status: podStatusOf(pod),
+          gpuCount: gpuCountOf(pod),
+          realised: realisedContractOf(pod),
         }
       : { kind: 'found', podId, status: 'Unknown', gpuCount: 0 };
   }
@@ -52,41 +67,30 @@ export function observationFromOutcome(podId: string, outcome: ExchangeOutcome):
  * a (re)start RUNNING arrives with runtime null, {} or uptime 0 while the GPU
  * attaches, and reading that as "running with no GPU" would bill a second pod.
  */
-export function podStatusOf(pod: Record<string, unknown>): PodStatus {
-  const wire = stringField(pod, 'status');
+export function podStatusOf(pod: ObservedPod): PodStatus {
+  const wire = pod.status;
   if (wire === 'RUNNING') {
     return hasUptime(pod) ? 'Running' : 'Starting';
   }
   return wire !== null && Object.hasOwn(STATUS_BY_WIRE_VALUE, wire) ? STATUS_BY_WIRE_VALUE[wire] : 'Unknown';
 }
 
-function hasUptime(pod: Record<string, unknown>): boolean {
-  const runtime = recordField(pod, 'runtime');
-  if (runtime === null) {
-    return false;
-  }
-  const uptime = finiteNumberField(runtime, 'uptime') ?? finiteNumberField(runtime, 'uptimeInSeconds');
+function hasUptime(pod: ObservedPod): boolean {
+  const uptime = pod.runtime === null ? null : (pod.runtime.uptime ?? pod.runtime.uptimeInSeconds);
   return uptime !== null && uptime > 0;
 }
 
 /** GPUs actually attached (runtime.gpus), falling back to the requested gpu.count only when that array is absent. */
-export function gpuCountOf(pod: Record<string, unknown>): number {
-  const runtime = recordField(pod, 'runtime');
-  const attached = runtime === null ? null : arrayField(runtime, 'gpus');
-  if (attached !== null) {
-    return attached.length;
-  }
-  const gpu = recordField(pod, 'gpu');
-  const requested = gpu === null ? null : finiteNumberField(gpu, 'count');
-  return requested !== null && Number.isInteger(requested) && requested > 0 ? requested : 0;
+export function gpuCountOf(pod: ObservedPod): number {
+  return pod.runtime?.gpus?.length ?? pod.gpu?.count ?? 0;
 }
 
 /** What RunPod placed, as the pod object says: the wake checks it against what it asked for. */
-export function realisedContractOf(pod: Record<string, unknown>): RealisedContract {
+export function realisedContractOf(pod: ObservedPod): RealisedContract {
   return {
-    volumeIds: networkVolumeIdsOf(pod),
-    dataCenterId: nonBlankStringField(pod, 'dataCenterId'),
-    gpuId: nestedId(pod, 'gpu'),
-    costPerHr: finiteNumberField(pod, 'costPerHr'),
+    volumeIds: pod.mounts,
+    dataCenterId: pod.dataCenterId,
+    gpuId: pod.gpu?.id ?? null,
+    costPerHr: pod.costPerHr,
   };
 }

@@ -1,7 +1,14 @@
-import { isRecord, nonBlankStringField } from './json-reading';
+import { z } from 'zod';
+import { isRecord, nonBlankText } from './json-reading';
 import type { ResponseHeaders } from './http-exchange';
 
 const MAX_DETAIL_LENGTH = 300;
+
+/** The problem's detail, else its title; null when the body is not an object carrying either. */
+const problemSummary = z
+  .object({ detail: nonBlankText, title: nonBlankText })
+  .transform((problem) => problem.detail ?? problem.title)
+  .catch(null);
 
 /** The media type of a response, lower-cased, without parameters; '' when absent. */
 export function mediaTypeOf(headers: ResponseHeaders): string {
@@ -23,15 +30,13 @@ export function isProblemNotFound(status: number, headers: ResponseHeaders, pars
   if (mediaType === 'application/problem+json') {
     return true;
   }
+  // Key presence, whatever its value: a schema would read a wrong-typed status as absent.
   return mediaType === 'application/json' && ('status' in parsedBody || 'title' in parsedBody);
 }
 
 /** The problem's detail, else its title, cut to a log-friendly length; null when the body carries neither. */
 export function problemText(parsedBody: unknown): string | null {
-  if (!isRecord(parsedBody)) {
-    return null;
-  }
-  const text = nonBlankStringField(parsedBody, 'detail') ?? nonBlankStringField(parsedBody, 'title');
+  const text = problemSummary.parse(parsedBody);
   return text === null ? null : truncate(text, MAX_DETAIL_LENGTH);
 }
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { Checked, failed, passed } from './checked';
 import type { IdlePolicyName, PodConfig } from './config-types';
 import { IDLE_POLICY_WORDS } from './rhythm-setting';
@@ -23,10 +24,6 @@ const POD_FIELDS: readonly string[] = [
 
 const SOURCE = 'PODS_CONFIG';
 
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 // JSON null reads as omitted, like a blank variable reads as unset.
 function isOmitted(value: unknown): boolean {
   return value === undefined || value === null;
@@ -41,6 +38,54 @@ function parseJson(text: string): Checked<unknown> {
   }
 }
 
+/** The PODS_CONFIG document; its pods are read one by one so an error names the index. */
+const podsDocument = z.object({ pods: z.array(z.unknown()) });
+
+/**
+ * An identity field is used as given (blank included: a blank volume id is an
+ * unconfigured pod). A wrong type is an error rather than a fallback, because
+ * falling back to the environment's volume would point this pod at another's.
+ */
+const identity = (field: string) =>
+  z
+    .string({ error: `.${field} must be a string` })
+    .trim()
+    .nullish();
+
+/**
+ * The fields whose wrong value fails the whole file, in the order they are
+ * checked: the first issue, after the pod's label ("PODS_CONFIG pods[2]"), is
+ * the error. The token's error never quotes it.
+ */
+const podIdentity = z.object(
+  {
+    name: z
+      .string()
+      .catch('')
+      .transform((name) => name.trim())
+      .superRefine((name, ctx) => {
+        if (name === '') ctx.addIssue({ code: 'custom', message: ' has no name' });
+        else if (!isUrlSafePodName(name)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `.name=${quoteConfigValue(name)} is not URL-safe (${URL_SAFE_NAME_RULE})`,
+          });
+        }
+      }),
+    volumeId: identity('volumeId'),
+    templateId: identity('templateId'),
+    datacenterId: identity('datacenterId'),
+    inferenceToken: identity('inferenceToken'),
+  },
+  { error: ' is not an object' },
+);
+
+/** A comma-separated string or an array of strings, trimmed, blanks dropped. */
+const allowlist = z.union([
+  z.string().transform(splitList),
+  z.array(z.string()).transform((items) => items.map((item) => item.trim()).filter((item) => item !== '')),
+]);
+
 /**
  * The pods of a PODS_CONFIG file, each field it omits taken from `base` (the
  * environment's pod). A bad guard field keeps the environment's value with a
@@ -49,15 +94,14 @@ function parseJson(text: string): Checked<unknown> {
 export function readPodsConfig(text: string, base: PodConfig, warnings: string[]): Checked<PodConfig[]> {
   const parsed = parseJson(text);
   if (!parsed.ok) return failed(parsed.error);
-  const document = parsed.value;
-  if (!isJsonObject(document) || !Array.isArray(document.pods)) {
-    return failed(`${SOURCE} must be an object { "pods": [ ... ] }`);
-  }
-  if (document.pods.length === 0) return failed(`${SOURCE} lists no pods; "pods" needs at least one`);
-  warnUnknownFields(document, ['pods'], SOURCE, warnings);
+  const document = podsDocument.safeParse(parsed.value);
+  if (!document.success) return failed(`${SOURCE} must be an object { "pods": [ ... ] }`);
+  const entries = document.data.pods;
+  if (entries.length === 0) return failed(`${SOURCE} lists no pods; "pods" needs at least one`);
+  warnUnknownFields(parsed.value as JsonObject, ['pods'], SOURCE, warnings);
 
   const pods: PodConfig[] = [];
-  for (const [index, entry] of document.pods.entries()) {
+  for (const [index, entry] of entries.entries()) {
     const pod = readPodEntry(entry, `${SOURCE} pods[${index}]`, base, warnings);
     if (!pod.ok) return pod;
     pods.push(pod.value);
@@ -66,6 +110,7 @@ export function readPodsConfig(text: string, base: PodConfig, warnings: string[]
   return duplicate === null ? passed(pods) : failed(`${SOURCE} ${duplicate}`);
 }
 
+// Keys are listed from the raw JSON: a "__proto__" key is an own key there and is warned about.
 function warnUnknownFields(
   object: JsonObject,
   known: readonly string[],
@@ -83,71 +128,43 @@ function readPodEntry(
   base: PodConfig,
   warnings: string[],
 ): Checked<PodConfig> {
-  if (!isJsonObject(entry)) return failed(`${label} is not an object`);
-  warnUnknownFields(entry, POD_FIELDS, label, warnings);
-
-  const name = typeof entry.name === 'string' ? entry.name.trim() : '';
-  if (name === '') return failed(`${label} has no name`);
-  if (!isUrlSafePodName(name)) {
-    return failed(`${label}.name=${quoteConfigValue(name)} is not URL-safe (${URL_SAFE_NAME_RULE})`);
-  }
-  const volumeId = readIdentity(entry, 'volumeId', label, base.volumeId);
-  if (!volumeId.ok) return failed(volumeId.error);
-  const templateId = readIdentity(entry, 'templateId', label, base.templateId);
-  if (!templateId.ok) return failed(templateId.error);
-  const datacenterId = readIdentity(entry, 'datacenterId', label, base.datacenterId);
-  if (!datacenterId.ok) return failed(datacenterId.error);
-
-  const inferenceToken = readToken(entry.inferenceToken, label, base.inferenceToken);
-  if (!inferenceToken.ok) return failed(inferenceToken.error);
+  const read = podIdentity.safeParse(entry);
+  const raw = entry as JsonObject;
+  // An issue at the root (no path) means the entry is not an object at all.
+  if (read.success || read.error.issues[0].path.length > 0)
+    warnUnknownFields(raw, POD_FIELDS, label, warnings);
+  if (!read.success) return failed(`${label}${read.error.issues[0].message}`);
+  const { name, volumeId, templateId } = read.data;
+  const datacenterId = read.data.datacenterId ?? '';
+  const inferenceToken = read.data.inferenceToken ?? '';
 
   // A pod can only be created in some datacenter, so a blank one falls back to the environment's.
-  if (datacenterId.value === '') {
+  if (read.data.datacenterId === '') {
     warnings.push(`${label}.datacenterId is blank; using ${quoteConfigValue(base.datacenterId)}`);
   }
 
   const pod: PodConfig = {
     ...base,
     name,
-    volumeId: volumeId.value,
-    templateId: templateId.value,
-    datacenterId: datacenterId.value === '' ? base.datacenterId : datacenterId.value,
-    gpuAllowlist: readAllowlist(entry.gpuAllowlist, label, base.gpuAllowlist, warnings),
-    inferenceToken: inferenceToken.value,
-    idlePolicy: readPodIdlePolicy(entry.idlePolicy, label, base.idlePolicy, warnings),
+    volumeId: volumeId ?? base.volumeId,
+    templateId: templateId ?? base.templateId,
+    datacenterId: datacenterId === '' ? base.datacenterId : datacenterId,
+    gpuAllowlist: readAllowlist(raw.gpuAllowlist, label, base.gpuAllowlist, warnings),
+    // Omitted or blank means the environment's token.
+    inferenceToken: inferenceToken === '' ? base.inferenceToken : inferenceToken,
+    idlePolicy: readPodIdlePolicy(raw.idlePolicy, label, base.idlePolicy, warnings),
   };
   for (const guard of POD_GUARDS) {
-    pod[guard.field] = readPodGuard(entry[guard.field], guard, label, base[guard.field], warnings);
+    pod[guard.field] = readPodGuard(raw[guard.field], guard, label, base[guard.field], warnings);
   }
   return passed(pod);
-}
-
-/**
- * An identity field is used as given (blank included: a blank volume id is an
- * unconfigured pod). A wrong type is an error rather than a fallback, because
- * falling back to the environment's volume would point this pod at another's.
- */
-function readIdentity(entry: JsonObject, field: string, label: string, fallback: string): Checked<string> {
-  const value = entry[field];
-  if (isOmitted(value)) return passed(fallback);
-  if (typeof value !== 'string') return failed(`${label}.${field} must be a string`);
-  return passed(value.trim());
-}
-
-/** A per-pod secret: a wrong type is an error that never quotes the value; blank means the environment's. */
-function readToken(value: unknown, label: string, fallback: string | null): Checked<string | null> {
-  if (isOmitted(value)) return passed(fallback);
-  if (typeof value !== 'string') return failed(`${label}.inferenceToken must be a string`);
-  return passed(value.trim() === '' ? fallback : value.trim());
 }
 
 function readAllowlist(value: unknown, label: string, fallback: string[], warnings: string[]): string[] {
   // Copies, so no two pods share one mutable list.
   if (isOmitted(value)) return [...fallback];
-  if (typeof value === 'string') return splitList(value);
-  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
-    return value.map((item: string) => item.trim()).filter((item) => item !== '');
-  }
+  const read = allowlist.safeParse(value);
+  if (read.success) return read.data;
   const using = fallback.length === 0 ? 'none' : quoteConfigValue(fallback.join(','));
   warnings.push(`${label}.gpuAllowlist=${quoteConfigValue(value)} is not a list of GPU ids; using ${using}`);
   return [...fallback];
@@ -169,7 +186,11 @@ function readPodIdlePolicy(
   return fallback;
 }
 
-/** A JSON number or text, under the same rule as its environment variable. */
+/**
+ * A JSON number or text, under the same rule as its environment variable.
+ * Custom, not a schema: a value the rule refuses keeps the fallback (never
+ * bent into range), so an invalid value never widens a guard.
+ */
 function readPodGuard(
   value: unknown,
   guard: PodGuard,

@@ -1,6 +1,8 @@
 import { formatGuardNumber, GuardRule, readGuardText } from './guard-rule';
 import { quoteConfigValue } from './quote-config-value';
 
+// Hand-written, not a schema: each variable's rule keeps the safer fallback and
+// warns on a value it refuses, so an invalid value never widens a guard.
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /** The variable's raw text, or null when it is unset or blank (blank means unset for every variable). */
