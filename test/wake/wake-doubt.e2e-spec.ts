@@ -56,7 +56,9 @@ describe('creates in doubt and the write-ahead billable log', () => {
 
   it('a create that times out on the client while RunPod places the pod later: one POST over two wakes', async () => {
     await waker({ RUNPOD_TIMEOUT_MS: '1000' });
-    await injectFault(stack, { route: 'create', kind: 'delay', delayMs: 4_000 });
+    // 7 s: the first wake (1 s timeout) must have answered before the pod lands, even on a loaded
+    // machine, and the pod must land inside the 10 s settle window the second wake waits out.
+    await injectFault(stack, { route: 'create', kind: 'delay', delayMs: 7_000 });
 
     const first = await start();
     expect(first.body).toMatchObject({ outcome: 'Failed' });
