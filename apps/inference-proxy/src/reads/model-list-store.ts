@@ -7,7 +7,7 @@ import {
   type PodConfig,
   type PodwardenConfig,
 } from '@podwarden/policies';
-import { CONFIG, REDIS, REDIS_KEYS, RedisKeys, withinTimeout } from '@podwarden/platform';
+import { CONFIG, REDIS, REDIS_KEYS, RedisKeys, withinTimeout, boundedRead } from '@podwarden/platform';
 
 /**
  * How long a kept list outlives the pod's last listing: it changes only with the volume's model, and a
@@ -26,9 +26,9 @@ export class ModelListStore {
 
   /** Null when none is kept (or what is kept is not a list); throws when Redis does not answer in time. */
   async read(pod: PodConfig): Promise<KeptModelList | null> {
-    const stored = await withinTimeout(
+    const stored = await boundedRead(
+      this.config,
       this.redis.get(this.keys.modelList(pod.name)),
-      this.config.tuning.redisReadTimeoutMs,
       'model list read',
     );
     return decodeKeptList(stored);

@@ -2,6 +2,7 @@ import type { Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { tickFreshness, type PodwardenConfig, type TickFreshness } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
+import { boundedRead } from '../redis/bounded-read';
 import { withinTimeout } from '../util/within-timeout';
 
 /** One readiness item an app adds (the idle monitor: its scheduler, its setup); details go in the body. */
@@ -62,9 +63,9 @@ export class WorkerState {
   /** The ticks' freshness from the newest completion known here or in Redis; null without ticks. */
   async tickFreshness(): Promise<TickFreshness | null> {
     if (!this.ticks) return null;
-    const shared = await withinTimeout(
+    const shared = await boundedRead(
+      this.config,
       this.redis.get(this.keys.idleLastTick()),
-      this.config.tuning.redisReadTimeoutMs,
       'last tick read',
     ).catch(() => null);
     const sharedAt = shared === null ? NaN : Number(shared);
