@@ -3,7 +3,6 @@ import type Redis from 'ioredis';
 import { tickFreshness, type PodwardenConfig, type TickFreshness } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
 import { boundedRead } from '../redis/bounded-read';
-import { withinTimeout } from '../util/within-timeout';
 
 /** One readiness item an app adds (the idle monitor: its scheduler, its setup); details go in the body. */
 export interface ReadinessItem {
@@ -54,10 +53,10 @@ export class WorkerState {
   async tickCompleted(): Promise<void> {
     const at = this.now();
     this.lastTickAtMs = Math.max(at, this.lastTickAtMs ?? at);
-    const write = this.redis.set(this.keys.idleLastTick(), String(at), 'PX', this.tickMemoryMs());
-    await withinTimeout(write, this.config.tuning.redisWriteTimeoutMs, 'last tick write').catch(
-      () => undefined,
-    );
+    // One command: the connection bounds it (createRedis).
+    await this.redis
+      .set(this.keys.idleLastTick(), String(at), 'PX', this.tickMemoryMs())
+      .catch(() => undefined);
   }
 
   /** The ticks' freshness from the newest completion known here or in Redis; null without ticks. */
