@@ -2,6 +2,7 @@ export * from './config/load-config';
 export * from './logging/logger';
 export * from './logging/nest-logger';
 export * from './redis/redis-connection';
+export * from './redis/bounded-read';
 export * from './redis/redis-keys';
 export * from './redis/redis-clock';
 export * from './queues/wake-job';

@@ -2,7 +2,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { PodConfig, PodwardenConfig } from '@podwarden/policies';
-import { CONFIG, DiagnosisStore, LOGGER, orWarn, withinTimeout, type AppLogger } from '@podwarden/platform';
+import { CONFIG, DiagnosisStore, LOGGER, orWarn, type AppLogger, boundedRead } from '@podwarden/platform';
 import { Operator } from '../auth/operator.decorator';
 import { storeUnavailable } from '../http/problem';
 import { ApiProblemResponse } from '../http/api-problem-response.decorator';
@@ -34,12 +34,7 @@ export class DiagnosisController {
   @ApiProblemResponse(503, 'the diagnosis store (Redis) is unreadable')
   async diagnosis(@ConfiguredPod() pod: PodConfig, @Res() response: Response): Promise<void> {
     const latest: DiagnosisDto | null = await orWarn(
-      () =>
-        withinTimeout(
-          this.diagnoses.latest(pod.name),
-          this.config.tuning.redisReadTimeoutMs,
-          'diagnosis read',
-        ),
+      () => boundedRead(this.config, this.diagnoses.latest(pod.name), 'diagnosis read'),
       {
         logger: this.logger,
         fields: { pod: pod.name },

@@ -6,10 +6,10 @@ import {
   PodEventTail,
   REDIS_KEYS,
   createRedis,
-  withinTimeout,
   type AppLogger,
   type PodEvent,
   type RedisKeys,
+  boundedRead,
 } from '@podwarden/platform';
 
 /** One open event stream of this gateway. */
@@ -91,7 +91,7 @@ export class PodEventHub implements BeforeApplicationShutdown {
     );
     try {
       // The tail's connection waits for Redis for ever; a subscriber must not.
-      await withinTimeout(tail.start(), this.config.tuning.redisReadTimeoutMs, 'event stream start');
+      await boundedRead(this.config, tail.start(), 'event stream start');
     } catch (error) {
       redis.disconnect();
       throw error;

@@ -8,9 +8,9 @@ import {
   POD_EVENT_RETENTION,
   PodEventReader,
   errorMessage,
-  withinTimeout,
   type AppLogger,
   type PodEvent,
+  boundedRead,
 } from '@podwarden/platform';
 import { ApiProblemResponse } from '../http/api-problem-response.decorator';
 import { problem } from '../http/problem';
@@ -108,6 +108,6 @@ export class PodEventsController {
   private async replay(pod: PodConfig, from: string | null): Promise<PodEvent[]> {
     if (from === null) return [];
     const read = this.reader.after(pod.name, from, POD_EVENT_RETENTION);
-    return withinTimeout(read, this.config.tuning.redisReadTimeoutMs, 'event replay');
+    return boundedRead(this.config, read, 'event replay');
   }
 }

@@ -12,8 +12,8 @@ import {
   DiagnosisStore,
   LOGGER,
   orWarn,
-  withinTimeout,
   type AppLogger,
+  boundedRead,
 } from '@podwarden/platform';
 import type { RunDto } from './run.dto';
 
@@ -51,7 +51,7 @@ export class BilledRuns {
   }
 
   private quietly<T>(pod: PodConfig, read: () => Promise<T | null>): Promise<T | null> {
-    return orWarn(() => withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, 'run billing'), {
+    return orWarn(() => boundedRead(this.config, read(), 'run billing'), {
       logger: this.logger,
       fields: { pod: pod.name },
       message: 'run billing or diagnosis unreadable',

@@ -9,9 +9,9 @@ import {
   ReadyLog,
   WakeHistory,
   orWarn,
-  withinTimeout,
   type AppLogger,
   type BillableIntent,
+  boundedRead,
 } from '@podwarden/platform';
 import { storeUnavailable } from '../http/problem';
 import { actionView } from './action-view';
@@ -42,14 +42,14 @@ export class HistoryService {
     return orWarn(
       async () => {
         const window = runWindow(limit);
-        const [actions, wakes, open, ready] = await withinTimeout(
+        const [actions, wakes, open, ready] = await boundedRead(
+          this.config,
           Promise.all([
             this.actions.recent(pod.name, window),
             this.wakes.recent(pod.name, window),
             this.intents.open(pod.name),
             this.readyLog.recent(pod.name, window),
           ]),
-          this.config.tuning.redisReadTimeoutMs,
           'history read',
         );
         return {

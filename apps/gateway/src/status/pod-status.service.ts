@@ -23,8 +23,8 @@ import {
   WakeHistory,
   WakeProgressStore,
   type AppLogger,
-  withinTimeout,
   orWarn,
+  boundedRead,
 } from '@podwarden/platform';
 import { SingleFlight } from './single-flight';
 import type { PodStatusDto } from './pod-status.dto';
@@ -153,7 +153,7 @@ export class PodStatusService {
   }
 
   private readQuietly<T>(pod: PodConfig, what: string, read: () => Promise<T | null>): Promise<T | null> {
-    return orWarn(() => withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, what), {
+    return orWarn(() => boundedRead(this.config, read(), what), {
       logger: this.logger,
       fields: { pod: pod.name },
       message: `pod status: ${what} unreadable; reporting null`,

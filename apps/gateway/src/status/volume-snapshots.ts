@@ -18,10 +18,10 @@ import {
   StatusSnapshotStore,
   errorMessage,
   readVolume,
-  withinTimeout,
   type AppLogger,
   type StatusSnapshot,
   type VolumeReading,
+  boundedRead,
 } from '@podwarden/platform';
 
 /** The volume a GET shows and when RunPod said so (null: nothing was read, the pod is unconfigured). */
@@ -149,6 +149,6 @@ export class VolumeSnapshots {
   }
 
   private redis<T>(work: Promise<T>, what: string): Promise<T> {
-    return withinTimeout(work, this.config.tuning.redisReadTimeoutMs, `status snapshot ${what}`);
+    return boundedRead(this.config, work, `status snapshot ${what}`);
   }
 }

@@ -7,7 +7,7 @@ import {
   type PodwardenConfig,
   type UsageRecord,
 } from '@podwarden/policies';
-import { CONFIG, LOGGER, UsageStore, orWarn, withinTimeout, type AppLogger } from '@podwarden/platform';
+import { CONFIG, LOGGER, UsageStore, orWarn, type AppLogger, boundedRead } from '@podwarden/platform';
 import { Operator } from '../auth/operator.decorator';
 import { ApiProblemResponse } from '../http/api-problem-response.decorator';
 import { storeUnavailable } from '../http/problem';
@@ -42,9 +42,9 @@ export class UsageController {
     const days = query.days ?? this.config.rhythm.usageRetentionDays;
     return orWarn(
       async () => {
-        const record = await withinTimeout(
+        const record = await boundedRead(
+          this.config,
           this.usage.read(pod.name, Date.now() - days * DAY_MS),
-          this.config.tuning.redisReadTimeoutMs,
           'usage read',
         );
         return { ...usageAsTrace(record, DEFAULT_BOOT_MINUTES, pod.maxPricePerHour), stops: stopsOf(record) };

@@ -12,9 +12,9 @@ import {
   type AppLogger,
   type WakeJobData,
   type WakeJobResult,
-  withinTimeout,
   errorMessage,
   orWarn,
+  boundedRead,
 } from '@podwarden/platform';
 import { ProblemException, problemBody } from '../http/problem';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
@@ -99,17 +99,9 @@ export class StartWakeService {
 
   private async settledEnding(jobId: string): Promise<JobEnding> {
     try {
-      const job = await withinTimeout(
-        this.queue.getJob(jobId),
-        this.config.tuning.redisReadTimeoutMs,
-        'wake job read',
-      );
+      const job = await boundedRead(this.config, this.queue.getJob(jobId), 'wake job read');
       if (!job) return { kind: 'failed', reason: 'the wake job is no longer in the queue' };
-      const state = await withinTimeout(
-        job.getState(),
-        this.config.tuning.redisReadTimeoutMs,
-        'wake job state',
-      );
+      const state = await boundedRead(this.config, job.getState(), 'wake job state');
       if (state === 'completed') return completedEnding(job.returnvalue);
       if (state === 'failed') return { kind: 'failed', reason: job.failedReason || 'the wake job failed' };
       return { kind: 'timeout' };
@@ -142,7 +134,7 @@ export class StartWakeService {
   }
 
   private readQuietly<T>(read: () => Promise<T | null>, what: string): Promise<T | null> {
-    return orWarn(() => withinTimeout(read(), this.config.tuning.redisReadTimeoutMs, what), {
+    return orWarn(() => boundedRead(this.config, read(), what), {
       logger: this.logger,
       fields: {},
       message: `${what} unreadable`,

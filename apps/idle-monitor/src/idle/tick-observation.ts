@@ -17,7 +17,7 @@ import {
   type VolumeSignal,
 } from '@podwarden/policies';
 import type { PodList } from '@podwarden/runpod-client';
-import { errorMessage, withinTimeout, type IdleRecord } from '@podwarden/platform';
+import { errorMessage, type IdleRecord, boundedRead } from '@podwarden/platform';
 import type { IdleTickDependencies } from './idle-tick-dependencies';
 import type { TickContext } from './tick-context';
 import { warnManyPods } from './tick-log';
@@ -93,11 +93,7 @@ export async function withProxyTraffic(
   const { config, logger } = deps;
   let proxy: ProxyActivity | null;
   try {
-    proxy = await withinTimeout(
-      deps.proxyActivity.read(pod.name, deps.now()),
-      config.tuning.redisReadTimeoutMs,
-      'proxy activity read',
-    );
+    proxy = await boundedRead(config, deps.proxyActivity.read(pod.name, deps.now()), 'proxy activity read');
   } catch (error) {
     logger.warn({ pod: pod.name, err: errorMessage(error) }, 'proxy activity unreadable; reading it as Busy');
     proxy = null;

@@ -7,13 +7,13 @@ import {
   type PrewakeSlot,
 } from '@podwarden/policies';
 import {
-  withinTimeout,
   type AppLogger,
   type BudgetLedger,
   type PodEventSink,
   type PrewakeRun,
   type RhythmSnapshot,
   type RhythmStore,
+  boundedRead,
 } from '@podwarden/platform';
 import type { PrewakeEnqueuer, PrewakeOutcome, TickFacts, TickRhythm } from './rhythm-keeper';
 
@@ -104,6 +104,6 @@ export class PrewakeRuns {
   }
 
   private within<T>(work: Promise<T>, what: string): Promise<T> {
-    return withinTimeout(work, this.deps.config.tuning.redisReadTimeoutMs, what);
+    return boundedRead(this.deps.config, work, what);
   }
 }

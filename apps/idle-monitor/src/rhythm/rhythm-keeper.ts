@@ -17,12 +17,12 @@ import {
 import {
   PREWAKE_REQUESTER,
   errorMessage,
-  withinTimeout,
   type PrewakeRun,
   type RhythmSnapshot,
   type RhythmStore,
   type UsageStore,
   type WakeHistory,
+  boundedRead,
 } from '@podwarden/platform';
 import { PrewakeRuns, type PrewakeRunsDependencies } from './prewake-runs';
 
@@ -200,6 +200,6 @@ export class RhythmKeeper {
   }
 
   private within<T>(work: Promise<T>, what: string): Promise<T> {
-    return withinTimeout(work, this.deps.config.tuning.redisReadTimeoutMs, what);
+    return boundedRead(this.deps.config, work, what);
   }
 }

@@ -12,6 +12,7 @@ import {
   jobRetention,
   withinTimeout,
   type AppLogger,
+  boundedRead,
 } from '@podwarden/platform';
 
 export type TickSchedulerQueue = Pick<Queue, 'upsertJobScheduler' | 'getJobScheduler' | 'getJobState'>;
@@ -52,8 +53,7 @@ export class TickScheduler {
 
   /** Whether the scheduler is in Redis with its next job; unknown when Redis does not answer in time. */
   async presence(): Promise<SchedulerPresence> {
-    const timeoutMs = this.deps.config.tuning.redisReadTimeoutMs;
-    const reading = await withinTimeout(this.read(), timeoutMs, 'tick scheduler read').catch(
+    const reading = await boundedRead(this.deps.config, this.read(), 'tick scheduler read').catch(
       (): SchedulerReading => ({ kind: 'unreadable' }),
     );
     return schedulerPresence(reading);

@@ -8,7 +8,7 @@ import {
   type PodwardenConfig,
 } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
-import { CONFIG, IdleStateStore, RUNPOD_CLIENT, withinTimeout } from '@podwarden/platform';
+import { CONFIG, IdleStateStore, RUNPOD_CLIENT, boundedRead } from '@podwarden/platform';
 
 export type Readiness =
   | { readonly kind: 'ready'; readonly baseUrl: string }
@@ -41,11 +41,7 @@ export class PodReadiness {
 
   /** Throws when Redis does not answer in time: unknown readiness is neither ready nor cold. */
   async read(pod: PodConfig): Promise<Readiness> {
-    const record = await withinTimeout(
-      this.idleStates.load(pod.name),
-      this.config.tuning.redisReadTimeoutMs,
-      'idle state read',
-    );
+    const record = await boundedRead(this.config, this.idleStates.load(pod.name), 'idle state read');
     const { phase, readySince } = record.state;
     if (phase !== 'Ready' || readySince === null) return { kind: 'cold', phase };
     const key = pod.name.toLowerCase();

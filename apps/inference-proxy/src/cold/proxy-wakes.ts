@@ -9,10 +9,10 @@ import {
   WAKE_QUEUE,
   WakeGate,
   enqueueWake,
-  withinTimeout,
   type AppLogger,
   type WakeJobData,
   type WakeJobResult,
+  boundedRead,
 } from '@podwarden/platform';
 
 /** Who the wake history names as the requester of a proxy's wakes. */
@@ -70,18 +70,17 @@ export class ProxyWakes {
 
   /** How the attempt ended; null while it runs. A published result first, else the job's own state. */
   async ending(attemptId: string): Promise<WakeEnding | null> {
-    const timeout = this.config.tuning.redisReadTimeoutMs;
-    const result = await withinTimeout(this.gate.readResult(attemptId), timeout, 'wake result read');
-    const ending = result ?? (await this.jobEnding(attemptId, timeout));
+    const result = await boundedRead(this.config, this.gate.readResult(attemptId), 'wake result read');
+    const ending = result ?? (await this.jobEnding(attemptId));
     if (ending !== null) this.note(attemptId, ending);
     return ending;
   }
 
-  private async jobEnding(attemptId: string, timeout: number): Promise<WakeEnding | null> {
-    const job = await withinTimeout(this.queue.getJob(attemptId), timeout, 'wake job read');
+  private async jobEnding(attemptId: string): Promise<WakeEnding | null> {
+    const job = await boundedRead(this.config, this.queue.getJob(attemptId), 'wake job read');
     if (!job)
       return { outcome: 'Failed', failureKind: null, message: 'the wake job is no longer in the queue' };
-    const state = await withinTimeout(job.getState(), timeout, 'wake job state');
+    const state = await boundedRead(this.config, job.getState(), 'wake job state');
     if (state === 'completed' && job.returnvalue) return job.returnvalue;
     if (state === 'failed') {
       return { outcome: 'Failed', failureKind: null, message: job.failedReason || 'the wake job failed' };

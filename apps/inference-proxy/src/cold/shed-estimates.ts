@@ -12,8 +12,8 @@ import {
   ReadyTimes,
   WakeHistory,
   orWarn,
-  withinTimeout,
   type AppLogger,
+  boundedRead,
 } from '@podwarden/platform';
 
 /** Retry-After when no estimate of the ready time exists: about one boot-progress step. */
@@ -39,12 +39,11 @@ export class ShedEstimates {
     const now = Date.now();
     const fallback = shedEstimate(null, [], now, FALLBACK_RETRY_AFTER_SECONDS);
     if (attemptId === null) return fallback;
-    const timeout = this.config.tuning.redisReadTimeoutMs;
     return orWarn(
       async () => {
-        const attempts = await withinTimeout(
+        const attempts = await boundedRead(
+          this.config,
           this.history.recent(pod.name, ATTEMPTS_SCANNED),
-          timeout,
           'wake history read',
         );
         const boot = shedBoot(
@@ -53,7 +52,7 @@ export class ShedEstimates {
           now,
         );
         if (boot === null) return fallback;
-        const samples = await withinTimeout(this.readyTimes.all(pod.name), timeout, 'ready times read');
+        const samples = await boundedRead(this.config, this.readyTimes.all(pod.name), 'ready times read');
         return shedEstimate(boot, samples, Date.now(), FALLBACK_RETRY_AFTER_SECONDS);
       },
       {

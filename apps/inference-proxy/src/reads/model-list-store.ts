@@ -7,7 +7,7 @@ import {
   type PodConfig,
   type PodwardenConfig,
 } from '@podwarden/policies';
-import { CONFIG, REDIS, REDIS_KEYS, RedisKeys, withinTimeout } from '@podwarden/platform';
+import { CONFIG, REDIS, REDIS_KEYS, RedisKeys, boundedRead } from '@podwarden/platform';
 
 /**
  * How long a kept list outlives the pod's last listing: it changes only with the volume's model, and a
@@ -26,9 +26,9 @@ export class ModelListStore {
 
   /** Null when none is kept (or what is kept is not a list); throws when Redis does not answer in time. */
   async read(pod: PodConfig): Promise<KeptModelList | null> {
-    const stored = await withinTimeout(
+    const stored = await boundedRead(
+      this.config,
       this.redis.get(this.keys.modelList(pod.name)),
-      this.config.tuning.redisReadTimeoutMs,
       'model list read',
     );
     return decodeKeptList(stored);
@@ -36,10 +36,7 @@ export class ModelListStore {
 
   /** Replaces the kept list and restarts its time to live. */
   async keep(pod: PodConfig, list: KeptModelList): Promise<void> {
-    await withinTimeout(
-      this.redis.set(this.keys.modelList(pod.name), encodeKeptList(list), 'EX', MODEL_LIST_TTL_SECONDS),
-      this.config.tuning.redisWriteTimeoutMs,
-      'model list write',
-    );
+    // One command: the connection bounds it (createRedis).
+    await this.redis.set(this.keys.modelList(pod.name), encodeKeptList(list), 'EX', MODEL_LIST_TTL_SECONDS);
   }
 }

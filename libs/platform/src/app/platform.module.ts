@@ -97,7 +97,9 @@ export class PlatformModule {
       { provide: LOGGER, useValue: start.logger },
       {
         provide: REDIS,
-        useFactory: (config: PodwardenConfig) => createRedis(config.redis, 'request'),
+        // The outer bound of every store command: reads on request paths keep their shorter one.
+        useFactory: (config: PodwardenConfig) =>
+          createRedis(config.redis, 'request', config.tuning.redisWriteTimeoutMs),
         inject: [CONFIG],
       },
       {

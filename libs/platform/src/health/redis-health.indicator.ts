@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type Redis from 'ioredis';
 import { REDIS } from '../app/app-tokens';
+import { withinTimeout } from '../util/within-timeout';
 
 /** Ready means Redis answers PING within a second: every app is useless without it. */
 @Injectable()
@@ -14,10 +15,8 @@ export class RedisHealthIndicator {
   async check(key = 'redis'): Promise<HealthIndicatorResult> {
     const indicator = this.health.check(key);
     try {
-      const pong = await Promise.race([
-        this.redis.ping(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('PING timed out')), 1000)),
-      ]);
+      // Shorter than the connection's command bound; withinTimeout clears its timer once PING answers.
+      const pong = await withinTimeout(this.redis.ping(), 1000, 'PING');
       return pong === 'PONG' ? indicator.up() : indicator.down({ message: `unexpected reply ${pong}` });
     } catch (error) {
       return indicator.down({ message: error instanceof Error ? error.message : String(error) });

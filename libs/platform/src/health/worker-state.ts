@@ -2,7 +2,7 @@ import type { Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { tickFreshness, type PodwardenConfig, type TickFreshness } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
-import { withinTimeout } from '../util/within-timeout';
+import { boundedRead } from '../redis/bounded-read';
 
 /** One readiness item an app adds (the idle monitor: its scheduler, its setup); details go in the body. */
 export interface ReadinessItem {
@@ -53,18 +53,18 @@ export class WorkerState {
   async tickCompleted(): Promise<void> {
     const at = this.now();
     this.lastTickAtMs = Math.max(at, this.lastTickAtMs ?? at);
-    const write = this.redis.set(this.keys.idleLastTick(), String(at), 'PX', this.tickMemoryMs());
-    await withinTimeout(write, this.config.tuning.redisWriteTimeoutMs, 'last tick write').catch(
-      () => undefined,
-    );
+    // One command: the connection bounds it (createRedis).
+    await this.redis
+      .set(this.keys.idleLastTick(), String(at), 'PX', this.tickMemoryMs())
+      .catch(() => undefined);
   }
 
   /** The ticks' freshness from the newest completion known here or in Redis; null without ticks. */
   async tickFreshness(): Promise<TickFreshness | null> {
     if (!this.ticks) return null;
-    const shared = await withinTimeout(
+    const shared = await boundedRead(
+      this.config,
       this.redis.get(this.keys.idleLastTick()),
-      this.config.tuning.redisReadTimeoutMs,
       'last tick read',
     ).catch(() => null);
     const sharedAt = shared === null ? NaN : Number(shared);

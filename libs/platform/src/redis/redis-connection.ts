@@ -32,20 +32,25 @@ export type RedisPurpose = 'worker' | 'request';
  * Workers never give up on a command (a blip must not fail them); request paths retry twice, then error.
  * Only requests auto-pipeline: a worker's blocking read would hold the batch up; a cluster's: docs/redis.md.
  */
-export function createRedis(target: RedisTarget, purpose: RedisPurpose): Redis {
+export function createRedis(target: RedisTarget, purpose: 'worker'): Redis;
+/** `commandTimeoutMs` bounds every command, so a store cannot forget it (a worker's blocking reads must not get one). */
+export function createRedis(target: RedisTarget, purpose: 'request', commandTimeoutMs: number): Redis;
+export function createRedis(target: RedisTarget, purpose: RedisPurpose, commandTimeoutMs?: number): Redis {
   const topology = target.topology;
   const maxRetriesPerRequest = purpose === 'worker' ? null : 2;
   const enableAutoPipelining = purpose === 'request';
+  const bound = purpose === 'request' ? { commandTimeout: commandTimeoutMs } : {};
   const redis =
     topology.kind === 'cluster'
       ? (new Cluster([...topology.nodes], {
-          ...clusterOptions(topology.auth, maxRetriesPerRequest),
+          ...clusterOptions(topology.auth, maxRetriesPerRequest, bound),
           enableAutoPipelining: false,
         }) as unknown as Redis)
       : topology.kind === 'sentinel'
-        ? new Redis({ ...sentinelOptions(topology), maxRetriesPerRequest, enableAutoPipelining })
+        ? new Redis({ ...sentinelOptions(topology), ...bound, maxRetriesPerRequest, enableAutoPipelining })
         : new Redis(topology.url, {
             ...REDIS_CONNECTION_OPTIONS,
+            ...bound,
             maxRetriesPerRequest,
             enableAutoPipelining,
             lazyConnect: false,
@@ -86,7 +91,11 @@ function sentinelOptions(topology: Extract<RedisTopology, { kind: 'sentinel' }>)
   };
 }
 
-function clusterOptions(auth: RedisAuth, maxRetriesPerRequest: number | null): ClusterOptions {
+function clusterOptions(
+  auth: RedisAuth,
+  maxRetriesPerRequest: number | null,
+  bound: Pick<RedisOptions, 'commandTimeout'> = {},
+): ClusterOptions {
   return {
     clusterRetryStrategy: reconnectDelay,
     enableReadyCheck: true,
@@ -99,6 +108,7 @@ function clusterOptions(auth: RedisAuth, maxRetriesPerRequest: number | null): C
     redisOptions: {
       connectTimeout: REDIS_CONNECTION_OPTIONS.connectTimeout,
       maxRetriesPerRequest,
+      ...bound,
       ...authOptions(auth),
     },
   };

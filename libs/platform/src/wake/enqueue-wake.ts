@@ -1,6 +1,7 @@
 import type { Job, Queue } from 'bullmq';
 import type { PodConfig, TuningConfig } from '@podwarden/policies';
 import { WAKE_JOB, wakeDeduplicationId, type WakeJobData, type WakeJobResult } from '../queues/wake-job';
+import { boundedRead } from '../redis/bounded-read';
 import { withinTimeout } from '../util/within-timeout';
 
 /**
@@ -24,10 +25,6 @@ export async function enqueueWake(
     tuning.redisWriteTimeoutMs,
     'wake enqueue',
   );
-  const stored = await withinTimeout(
-    queue.getJob(String(added.id)),
-    tuning.redisReadTimeoutMs,
-    'wake job read',
-  );
+  const stored = await boundedRead({ tuning }, queue.getJob(String(added.id)), 'wake job read');
   return { job: stored ?? added, storedBy: stored?.data.requestedBy ?? null };
 }
