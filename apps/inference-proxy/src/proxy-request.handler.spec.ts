@@ -227,12 +227,19 @@ describe(ProxyRequestHandler.name, () => {
     return values.find((v) => v.labels.pod === 'qwen' && v.labels.outcome === name)?.value ?? 0;
   }
 
-  /** The proxy's activity record of the pod, as the idle monitor reads it. */
+  /**
+   * The proxy's activity record of the pod, as the idle monitor reads it: both keys in one MULTI, since
+   * the end lands in both at once and two separate reads can straddle it (in flight 1, an end written).
+   */
   async function activity(): Promise<{ inFlight: number; lastEnded: string | null }> {
-    return {
-      inFlight: await redis.zcard(KEYS.proxyInFlight('qwen')),
-      lastEnded: await redis.get(KEYS.proxyLastEnded('qwen')),
-    };
+    const answers = await redis
+      .multi()
+      .zcard(KEYS.proxyInFlight('qwen'))
+      .get(KEYS.proxyLastEnded('qwen'))
+      .exec();
+    if (answers === null || answers.some(([error]) => error !== null))
+      throw new Error('activity read failed');
+    return { inFlight: answers[0][1] as number, lastEnded: answers[1][1] as string | null };
   }
 
   /** The activity once a last end is written (the test's deadline bounds the wait). */
