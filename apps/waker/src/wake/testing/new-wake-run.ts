@@ -91,9 +91,9 @@ export function newWakeJobRunner(
     deps.history ?? new RecordingWakeHistory(),
     deps.progress ?? new RecordingProgressStore(),
     deps.gate,
-    wake.status!,
-    wake.events!,
-    wake.ledger!,
+    wake.status,
+    wake.events,
+    wake.ledger,
     {
       now: wake.now,
       sleep: wake.sleep,
