@@ -8,7 +8,8 @@ import {
   type AppStart,
 } from '@podwarden/platform';
 import { WakeProcessor } from './wake.processor';
-import { wakeJobRunnerProvider } from './wake-job-runner.provider';
+import { WakeJobRunner } from './wake/wake-job-runner';
+import { wakeTimingProvider } from './wake-timing.provider';
 import { wakeWorkerOptions } from './wake-worker-options';
 
 /** The waker: the `wake` queue's processor on the platform's stores, plus health on HEALTH_PORT. */
@@ -24,7 +25,7 @@ export class WakerModule {
         QueuesModule.forRoot(WAKE_QUEUE),
         WorkerHealthModule.forRoot({ app: 'waker', ticks: false }),
       ],
-      providers: [wakeJobRunnerProvider, WakeProcessor],
+      providers: [wakeTimingProvider, WakeJobRunner, WakeProcessor],
     };
   }
 }

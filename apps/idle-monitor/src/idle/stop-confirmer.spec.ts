@@ -5,9 +5,9 @@ import {
   IdleStateStore,
   PendingStopStore,
   RedisKeys,
-  StopService,
   type ActionRecord,
 } from '@podwarden/platform';
+import { newStopService } from '@podwarden/platform/testing/new-stop-service';
 import {
   FakeRunPod,
   captureLogs,
@@ -45,17 +45,15 @@ function setup(env: Record<string, string> = {}) {
   const locks = new IdleStateStore(redis, KEYS);
   const actions = new ActionLog(redis, KEYS, logs.logger);
   const now = (): Date => new Date(clock.now);
-  const stops = new StopService(
-    cfg,
-    fake.asRunPodClient(),
+  const stops = newStopService({
+    config: cfg,
+    client: fake.asRunPodClient(),
     actions,
-    locks,
-    logs.logger,
+    idleStates: locks,
+    logger: logs.logger,
     now,
-    undefined,
-    undefined,
-    pending,
-  );
+    pendingStops: pending,
+  });
   const confirmer = new StopConfirmer({
     config: cfg,
     pending,

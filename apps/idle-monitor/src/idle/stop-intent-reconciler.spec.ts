@@ -5,9 +5,9 @@ import {
   BillableIntents,
   IdleStateStore,
   RedisKeys,
-  StopService,
   type BillableIntent,
 } from '@podwarden/platform';
+import { newStopService } from '@podwarden/platform/testing/new-stop-service';
 import {
   FakeRunPod,
   captureLogs,
@@ -174,18 +174,15 @@ describe(StopIntentReconciler.name, () => {
   it('a stop answered after the reconcile recorded it is not recorded twice', async () => {
     const s = setup();
     const fake = new FakeRunPod().setPod('p1', { volumeId: 'vol-1' });
-    const service = new StopService(
-      s.cfg,
-      fake.asRunPodClient(),
-      s.actions,
-      new IdleStateStore(redis, KEYS),
-      s.logs.logger,
-      () => new Date(s.clock.now),
-      undefined,
-      undefined,
-      undefined,
-      s.intents,
-    );
+    const service = newStopService({
+      config: s.cfg,
+      client: fake.asRunPodClient(),
+      actions: s.actions,
+      idleStates: new IdleStateStore(redis, KEYS),
+      logger: s.logs.logger,
+      now: () => new Date(s.clock.now),
+      intents: s.intents,
+    });
     // The answer is late: the next tick, past the client timeout, reconciles while the call is out.
     fake.onStop(async () => {
       s.clock.now = T0 + TIMEOUT_MS + 1;

@@ -2,6 +2,7 @@ import { FenceLostError, PREWAKE_REQUESTER, type WakeJobResult } from '@podwarde
 import type { FakeRunPod } from '@podwarden/testing';
 import { RecordedEvents, actionAccepted, captureLogs, found, volumeWith } from '@podwarden/testing';
 import { FIXED_NOW, fixedClock } from './testing/fixed-clock';
+import { newWakeDependencies } from './testing/new-wake-run';
 import { InstantSleep } from './testing/instant-sleep';
 import { MemoryIntents } from './testing/memory-intents';
 import { RecordingActionLog } from './testing/recording-action-log';
@@ -35,14 +36,16 @@ function attempt(runpod: FakeRunPod) {
   const events = new RecordedEvents();
   const actions = new RecordingActionLog(runpod, intents);
   const sut = new WakeAttempt({
-    config,
-    client: runpod,
-    actions,
-    intents,
-    logger: logs.logger,
-    sleep: new InstantSleep().sleep,
-    now: fixedClock(),
-    events,
+    ...newWakeDependencies({
+      config,
+      client: runpod,
+      actions,
+      intents,
+      logger: logs.logger,
+      sleep: new InstantSleep().sleep,
+      now: fixedClock(),
+      events,
+    }),
     gate: {
       publishResult: async (result) => {
         published.push(result);
@@ -100,7 +103,9 @@ describe(WakeAttempt.name, () => {
 
     expect(h.history.records.map((r) => r.type)).toEqual(['Requested']);
     expect(h.published).toEqual([]);
+    // Production always has the ledger: the start is reserved (and logged) before the fence is checked.
     expect(h.logs.lines).toEqual([
+      expect.objectContaining({ level: 30, msg: 'reserved 12.00 USD of the daily budget' }),
       expect.objectContaining({
         level: 40,
         pod: 'qwen',

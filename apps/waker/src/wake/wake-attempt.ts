@@ -35,7 +35,7 @@ export class WakeAttempt {
     const { pod, attemptId, requestedBy } = request;
     const requestedAt = this.deps.now().toISOString();
     await this.deps.history.requested({ podName: pod.name, attemptId, requestedAt, requestedBy });
-    await this.deps.events?.publish(pod.name, 'wake-requested', {
+    await this.deps.events.publish(pod.name, 'wake-requested', {
       attemptId,
       requestedBy: requestedBy ?? null,
     });
@@ -101,7 +101,7 @@ export class WakeAttempt {
     const { pod, attemptId, requestedBy } = request;
     // The snapshot may predate what this wake saw last (a pod it just saw run): dropped before the
     // Completed record is visible, so no GET pairs this ending with an older pod state.
-    await this.deps.status?.invalidate(pod.name);
+    await this.deps.status.invalidate(pod.name);
     await this.deps.history.completed({
       podName: pod.name,
       attemptId,
@@ -126,7 +126,7 @@ export class WakeAttempt {
       joined: false,
     };
     await this.deps.gate.publishResult(jobResult).catch(() => undefined);
-    await this.deps.events?.publish(pod.name, 'wake-completed', {
+    await this.deps.events.publish(pod.name, 'wake-completed', {
       attemptId,
       ...verdict,
       reason: result.message,
@@ -143,7 +143,7 @@ export class WakeAttempt {
   private reporterFor({ pod, attemptId }: WakeRequest): WakeProgressReporter {
     return {
       report: async (phase: WakePhase, message: string): Promise<void> => {
-        await this.deps.events?.publish(pod.name, 'wake-progress', { attemptId, phase, message });
+        await this.deps.events.publish(pod.name, 'wake-progress', { attemptId, phase, message });
         try {
           await this.deps.progress.set(pod.name, {
             attemptId,

@@ -26,10 +26,10 @@ export interface WakeDependencies {
   readonly logger: AppLogger;
   readonly sleep: Sleep;
   readonly now: () => Date;
-  /** Publishes what the wake observed as the status snapshot GET answers from, and drops it when the wake ends; none in most specs. */
-  readonly status?: Pick<StatusPublisher, 'begin' | 'publish' | 'invalidate'>;
+  /** Publishes what the wake observed as the status snapshot GET answers from, and drops it when the wake ends. */
+  readonly status: Pick<StatusPublisher, 'begin' | 'publish' | 'invalidate'>;
   /** The daily-budget ledger: a reservation before any start or create. */
-  readonly ledger?: Pick<BudgetLedger, 'reserve'>;
+  readonly ledger: Pick<BudgetLedger, 'reserve'>;
   /** Wake requested, progress, outcome and budget refusals, for the gateway's event stream. */
-  readonly events?: PodEventSink;
+  readonly events: PodEventSink;
 }

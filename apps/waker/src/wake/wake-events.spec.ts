@@ -13,8 +13,8 @@ import {
   volumeWith,
   type FakeRunPod,
 } from '@podwarden/testing';
-import { WakeJobRunner } from './wake-job-runner';
 import { fixedClock } from './testing/fixed-clock';
+import { newWakeJobRunner } from './testing/new-wake-run';
 import { InstantSleep } from './testing/instant-sleep';
 import { MemoryIntents } from './testing/memory-intents';
 import { RecordingActionLog } from './testing/recording-action-log';
@@ -40,7 +40,7 @@ describe('WakeAttempt: what a wake announces on the event stream', () => {
     const events = new RecordedEvents();
     const logs = captureLogs();
     const intents = new MemoryIntents();
-    const runner = new WakeJobRunner({
+    const runner = newWakeJobRunner({
       config: testConfig(budget ? { DAILY_BUDGET_USD: budget.dailyUsd, MAX_RUNTIME_MINUTES: '60' } : {}),
       ledger: budget ? new BudgetLedger(redis, KEYS, new RedisClock(redis)) : undefined,
       client: runpod,

@@ -28,6 +28,7 @@ import {
 import { realSleep, type Sleep } from './sleeper';
 import { WakeJobRunner, type WakeJobRunnerDependencies } from './wake-job-runner';
 import { deferred } from './testing/deferred';
+import { newWakeJobRunner } from './testing/new-wake-run';
 import { FIXED_NOW, fixedClock } from './testing/fixed-clock';
 import { L40S, RANKED_CATALOG } from './testing/gpu-catalogs';
 import { MemoryIntents } from './testing/memory-intents';
@@ -95,7 +96,7 @@ function replica(
     await options.onJoinWait?.(waits);
     await realSleep(ms, signal);
   };
-  const runner = new WakeJobRunner({
+  const runner = newWakeJobRunner({
     config,
     client: runpod,
     actions,

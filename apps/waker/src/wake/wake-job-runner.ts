@@ -1,9 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { findPod, type PodConfig } from '@podwarden/policies';
-import { validateWakeJobData, type WakeGate, type WakeJobResult } from '@podwarden/platform';
+import { findPod, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
+import {
+  ActionLog,
+  BillableIntents,
+  BudgetLedger,
+  CONFIG,
+  LOGGER,
+  PodEventPublisher,
+  RUNPOD_CLIENT,
+  StatusPublisher,
+  WakeGate,
+  WakeHistory,
+  WakeProgressStore,
+  validateWakeJobData,
+  type AppLogger,
+  type PodEventSink,
+  type WakeJobResult,
+} from '@podwarden/platform';
 import type { Sleep } from './sleeper';
 import { WakeAttempt, type WakeAttemptDependencies } from './wake-attempt';
+import type { WakeControlPlane } from './wake-dependencies';
 import type { WakeRequest } from './wake-request';
+
+/** The clock, the sleeps and the gate's timing: values (WakerModule's), so specs never wait. */
+export interface WakeTiming {
+  readonly now: () => Date;
+  readonly sleep: Sleep;
+  readonly joinSleep: Sleep;
+  readonly gateLeaseMs: number;
+  readonly joinPollMs: number;
+}
+
+export const WAKE_TIMING = Symbol('WakeTiming');
 
 export interface WakeJobRunnerDependencies extends WakeAttemptDependencies {
   readonly gate: Pick<WakeGate, 'enter' | 'hold' | 'holder' | 'readResult' | 'publishResult'>;
@@ -19,11 +48,28 @@ export interface WakeJobRunnerDependencies extends WakeAttemptDependencies {
  * attempt id; a job that finds another attempt holding the volume's gate
  * joins it: it makes no RunPod call and returns that attempt's result.
  */
+@Injectable()
 export class WakeJobRunner {
+  private readonly deps: WakeJobRunnerDependencies;
   private readonly attempts: WakeAttempt;
 
-  constructor(private readonly deps: WakeJobRunnerDependencies) {
-    this.attempts = new WakeAttempt(deps);
+  constructor(
+    @Inject(CONFIG) config: PodwardenConfig,
+    @Inject(LOGGER) logger: AppLogger,
+    @Inject(RUNPOD_CLIENT) client: WakeControlPlane,
+    @Inject(ActionLog) actions: WakeJobRunnerDependencies['actions'],
+    @Inject(BillableIntents) intents: WakeJobRunnerDependencies['intents'],
+    @Inject(WakeHistory) history: WakeJobRunnerDependencies['history'],
+    @Inject(WakeProgressStore) progress: WakeJobRunnerDependencies['progress'],
+    @Inject(WakeGate) gate: WakeJobRunnerDependencies['gate'],
+    @Inject(StatusPublisher) status: Pick<StatusPublisher, 'begin' | 'publish' | 'invalidate'>,
+    @Inject(PodEventPublisher) events: PodEventSink,
+    @Inject(BudgetLedger) ledger: Pick<BudgetLedger, 'reserve'>,
+    @Inject(WAKE_TIMING) timing: WakeTiming,
+  ) {
+    const stores = { actions, intents, history, progress, gate, status, events, ledger };
+    this.deps = { config, logger, client, ...stores, ...timing };
+    this.attempts = new WakeAttempt(this.deps);
   }
 
   async process(job: Job, signal?: AbortSignal): Promise<WakeJobResult> {

@@ -3,6 +3,7 @@ import { FenceLostError, type PublishTicket } from '@podwarden/platform';
 import { RecordedEvents, actionRefused, captureLogs, found } from '@podwarden/testing';
 import type { Sleep } from './sleeper';
 import { FIXED_NOW, fixedClock } from './testing/fixed-clock';
+import { newWakeDependencies } from './testing/new-wake-run';
 import { MemoryIntents } from './testing/memory-intents';
 import { RecordingActionLog } from './testing/recording-action-log';
 import { RecordingProgressReporter } from './testing/recording-progress-reporter';
@@ -38,7 +39,7 @@ function setup(extra: Partial<WakeDependencies> = {}) {
     sleeps.push([ms, signal]);
   };
   const config = testConfig();
-  const deps: WakeDependencies = {
+  const deps = newWakeDependencies({
     config,
     client: runpod,
     actions,
@@ -47,7 +48,7 @@ function setup(extra: Partial<WakeDependencies> = {}) {
     sleep,
     now: fixedClock(),
     ...extra,
-  };
+  });
   return { runpod, intents, actions, sleeps, deps, pod: testPod(config) };
 }
 

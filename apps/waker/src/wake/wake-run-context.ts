@@ -76,7 +76,7 @@ export class WakeRunContext {
 
   /** Announces something about this pod on its event stream; never fails the wake (the publisher logs). */
   async announce(type: PodEventType, data: PodEventData): Promise<void> {
-    await this.deps.events?.publish(this.pod.name, type, { attemptId: this.attemptId, ...data });
+    await this.deps.events.publish(this.pod.name, type, { attemptId: this.attemptId, ...data });
   }
 
   now(): Date {
@@ -90,14 +90,14 @@ export class WakeRunContext {
 
   /** Before observing every pod on the volume: where the status snapshot stands. */
   async statusTicket(): Promise<PublishTicket | null> {
-    return (await this.deps.status?.begin(this.pod.name)) ?? null;
+    return this.deps.status.begin(this.pod.name);
   }
 
   /** Every pod on the volume observed in one round: GET may answer from it (best effort). */
   async publishVolume(ticket: PublishTicket | null, observations: readonly PodObservation[]): Promise<void> {
     if (observations.length === 0) return;
     const pods = observations.map((observation) => ({ podId: observation.podId, observation }));
-    await this.deps.status?.publish(this.pod.name, ticket, { kind: 'found', pods });
+    await this.deps.status.publish(this.pod.name, ticket, { kind: 'found', pods });
   }
 
   get intents(): WakeDependencies['intents'] {

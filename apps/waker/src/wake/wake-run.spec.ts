@@ -12,6 +12,7 @@ import {
 } from '@podwarden/testing';
 import { WakeRun } from './wake-run';
 import { fixedClock } from './testing/fixed-clock';
+import { newWakeDependencies } from './testing/new-wake-run';
 import { InstantSleep } from './testing/instant-sleep';
 import { MemoryIntents } from './testing/memory-intents';
 import { RecordingActionLog } from './testing/recording-action-log';
@@ -413,7 +414,7 @@ describe(WakeRun.name, () => {
       };
       const config = testConfig();
       const intents = new MemoryIntents();
-      const deps = {
+      const deps = newWakeDependencies({
         config,
         client: runpod,
         actions: new RecordingActionLog(runpod, intents),
@@ -422,7 +423,7 @@ describe(WakeRun.name, () => {
         sleep: new InstantSleep().sleep,
         now: fixedClock(),
         ledger,
-      };
+      });
 
       const result = await new WakeRun(deps, testPod(config), new RecordingProgressReporter()).run();
 

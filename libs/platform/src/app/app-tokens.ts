@@ -5,3 +5,5 @@ export const REDIS = Symbol('Redis');
 export const RUNPOD_CLIENT = Symbol('RunPodClient');
 export const REDIS_KEYS = Symbol('RedisKeys');
 export const RUNPOD_INSIGHTS = Symbol('RunPodInsights');
+/** The wall clock (`() => Date`): a token, so specs hand services a fixed one. */
+export const NOW = Symbol('Now');

@@ -36,7 +36,7 @@ import { BudgetLedger } from '../budget/budget-ledger';
 import { PodEventPublisher } from '../events/pod-event-publisher';
 import { PodEventReader } from '../events/pod-event-reader';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
-import { CONFIG, LOGGER, REDIS, REDIS_KEYS, RUNPOD_CLIENT, RUNPOD_INSIGHTS } from './app-tokens';
+import { CONFIG, LOGGER, NOW, REDIS, REDIS_KEYS, RUNPOD_CLIENT, RUNPOD_INSIGHTS } from './app-tokens';
 import type { AppStart } from './start-app';
 
 /** A Redis store that needs only the connection and the key namespace. */
@@ -169,46 +169,8 @@ export class PlatformModule {
       keyedStore(RhythmStore),
       loggedStore(PodEventPublisher),
       keyedStore(PodEventReader),
-      {
-        provide: StopService,
-        useFactory: (
-          config: PodwardenConfig,
-          client: RunPodClient,
-          actions: ActionLog,
-          idle: IdleStateStore,
-          logger: AppLogger,
-          events: PodEventPublisher,
-          gate: WakeGate,
-          pending: PendingStopStore,
-          intents: BillableIntents,
-          metrics: PodwardenMetrics,
-        ) =>
-          new StopService(
-            config,
-            client,
-            actions,
-            idle,
-            logger,
-            undefined,
-            events,
-            gate,
-            pending,
-            intents,
-            metrics.countStopAction,
-          ),
-        inject: [
-          CONFIG,
-          RUNPOD_CLIENT,
-          ActionLog,
-          IdleStateStore,
-          LOGGER,
-          PodEventPublisher,
-          WakeGate,
-          PendingStopStore,
-          BillableIntents,
-          PodwardenMetrics,
-        ],
-      },
+      { provide: NOW, useValue: () => new Date() },
+      StopService,
       PlatformLifecycle,
     ];
     return {
@@ -217,6 +179,7 @@ export class PlatformModule {
       exports: [
         CONFIG,
         LOGGER,
+        NOW,
         REDIS,
         REDIS_KEYS,
         RUNPOD_CLIENT,

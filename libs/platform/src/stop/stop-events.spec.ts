@@ -12,7 +12,7 @@ import {
 import { IdleStateStore } from '../idle/idle-state-store';
 import { ActionLog } from '../records/action-log';
 import { RedisKeys } from '../redis/redis-keys';
-import { StopService } from './stop-service';
+import { newStopService } from '../testing/new-stop-service';
 
 const PREFIX = uniqueTestPrefix('stop-events');
 const KEYS = new RedisKeys(PREFIX);
@@ -39,7 +39,14 @@ describe('StopService: what it announces on the event stream', () => {
     const events = new RecordedEvents();
     const store = new IdleStateStore(redis, KEYS);
     const actions = new ActionLog(redis, KEYS, logs.logger);
-    const sut = new StopService(config(), runpod, actions, store, logs.logger, undefined, events);
+    const sut = newStopService({
+      config: config(),
+      client: runpod,
+      actions,
+      idleStates: store,
+      logger: logs.logger,
+      events,
+    });
     return { sut, events, store, pod: config().pods[0] };
   }
 

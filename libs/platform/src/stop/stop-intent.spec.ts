@@ -13,7 +13,7 @@ import { ActionLog } from '../records/action-log';
 import type { ActionRecord } from '../records/action-record';
 import { BillableIntents, type BillableIntent } from '../records/billable-intents';
 import { RedisKeys } from '../redis/redis-keys';
-import { StopService } from './stop-service';
+import { newStopService } from '../testing/new-stop-service';
 
 const PREFIX = uniqueTestPrefix('stop-intent');
 const KEYS = new RedisKeys(PREFIX);
@@ -48,18 +48,15 @@ function harness(intents: BillableIntents = new BillableIntents(redis, KEYS)) {
   const logs = captureLogs();
   const runpod = new FakeRunPod().setPod('p1', { volumeId: 'vol-1', gpuId: 'L40S', costPerHr: 0.5 });
   const actions = new ActionLog(redis, KEYS, logs.logger);
-  const sut = new StopService(
+  const sut = newStopService({
     config,
-    runpod.asRunPodClient(),
+    client: runpod.asRunPodClient(),
     actions,
-    new IdleStateStore(redis, KEYS),
-    logs.logger,
-    () => new Date(AT),
-    undefined,
-    undefined,
-    undefined,
+    idleStates: new IdleStateStore(redis, KEYS),
+    logger: logs.logger,
+    now: () => new Date(AT),
     intents,
-  );
+  });
   const open = () => new BillableIntents(redis, KEYS).open(pod.name);
   const stops = async () => (await actions.recent(pod.name, 10)).filter((a) => a.action === 'Stop');
   return { sut, pod, logs, runpod, open, stops, actions };

@@ -15,7 +15,8 @@ import {
 import { IdleStateStore } from '../idle/idle-state-store';
 import type { ActionRecord } from '../records/action-record';
 import { RedisKeys } from '../redis/redis-keys';
-import { StopService, type RestopNote } from './stop-service';
+import { newStopService } from '../testing/new-stop-service';
+import type { RestopNote } from './stop-service';
 
 const PREFIX = uniqueTestPrefix('stop-restop');
 const KEYS = new RedisKeys(PREFIX);
@@ -74,17 +75,17 @@ function harness(runpod: FakeRunPod, stopWakes?: () => Promise<number>) {
   const events = new RecordedEvents();
   const store = new IdleStateStore(redis, KEYS);
   const wakes = stopWakes === undefined ? undefined : { stopWakes };
-  const sut = new StopService(
-    config(),
-    runpod,
+  const sut = newStopService({
+    config: config(),
+    client: runpod,
     actions,
-    store,
-    logs.logger,
-    () => new Date(AT),
+    idleStates: store,
+    logger: logs.logger,
+    now: () => new Date(AT),
     events,
     wakes,
-    pending,
-  );
+    pendingStops: pending,
+  });
   return { sut, logs, actions, pending, events, store, pod: config().pods[0] };
 }
 

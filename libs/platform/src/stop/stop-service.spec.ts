@@ -14,6 +14,7 @@ import { IdleStateStore, type IdleRecord } from '../idle/idle-state-store';
 import { ActionLog } from '../records/action-log';
 import type { ActionRecord } from '../records/action-record';
 import { RedisKeys } from '../redis/redis-keys';
+import { newStopService } from '../testing/new-stop-service';
 import { StopService } from './stop-service';
 
 const PREFIX = uniqueTestPrefix('stop');
@@ -62,7 +63,14 @@ function harness(runpod: FakeRunPod, connection: Redis = redis): StopHarness {
   const logs = captureLogs();
   const store = new IdleStateStore(connection, KEYS);
   const actionLog = new ActionLog(connection, KEYS, logs.logger);
-  const sut = new StopService(config, runpod, actionLog, store, logs.logger, () => new Date(AT));
+  const sut = newStopService({
+    config,
+    client: runpod,
+    actions: actionLog,
+    idleStates: store,
+    logger: logs.logger,
+    now: () => new Date(AT),
+  });
   return { sut, config, runpod, logs, store, actions: () => actionLog.recent('qwen', 10) };
 }
 
@@ -88,16 +96,15 @@ describe(StopService.name, () => {
       const store = new IdleStateStore(redis, KEYS);
       const actionLog = new ActionLog(redis, KEYS, logs.logger);
       const gate = { stopWakes: jest.fn(stopWakes) };
-      const sut = new StopService(
+      const sut = newStopService({
         config,
-        runpod,
-        actionLog,
-        store,
-        logs.logger,
-        () => new Date(AT),
-        undefined,
-        gate,
-      );
+        client: runpod,
+        actions: actionLog,
+        idleStates: store,
+        logger: logs.logger,
+        now: () => new Date(AT),
+        wakes: gate,
+      });
       return { sut, config, gate, logs };
     }
 
@@ -168,7 +175,12 @@ describe(StopService.name, () => {
         stopEntry('p2', { gpuId: 'NVIDIA RTX A6000', pricePerHour: 0.49 }),
         stopEntry('p1'),
       ]);
-      expect(h.logs.messages('info')).toEqual(['stopped pod p1 (manual)', 'stopped pod p2 (manual)']);
+      // Production always has the wake gate: a manual stop fences the volume first, and says so.
+      expect(h.logs.messages('info')).toEqual([
+        'operator stop: the wake in flight is fenced out',
+        'stopped pod p1 (manual)',
+        'stopped pod p2 (manual)',
+      ]);
       expect(await h.store.load('qwen')).toEqual({
         ...READY_RECORD,
         state: INITIAL_IDLE_STATE,
@@ -360,12 +372,13 @@ describe(StopService.name, () => {
       });
       expect(runpod.calls).toEqual(['list', 'stop p1']);
       expect(h.logs.lines.map((l) => [l.level, l.msg])).toEqual([
+        [30, 'operator stop: the wake in flight is fenced out'],
         [40, 'action log write failed; kept in memory and retried until Redis takes it'],
         [30, 'stopped pod p1 (manual)'],
         [40, 'idle state not reset after the stop; the next tick will see the pods down'],
       ]);
-      expect(h.logs.lines[0]).toMatchObject({ actionRecord: stopEntry('p1') });
-      expect(h.logs.lines[2]).toMatchObject({ pod: 'qwen', err: expect.any(String) });
+      expect(h.logs.lines[1]).toMatchObject({ actionRecord: stopEntry('p1') });
+      expect(h.logs.lines[3]).toMatchObject({ pod: 'qwen', err: expect.any(String) });
     } finally {
       deadRedis.disconnect();
     }

@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ListedPod, PodConfig, PodwardenConfig } from '@podwarden/policies';
 import { INITIAL_IDLE_STATE, isPodConfigured, lookupVolume } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
+import { CONFIG, LOGGER, NOW, RUNPOD_CLIENT } from '../app/app-tokens';
 import type { AppLogger } from '../logging/logger';
-import type { ActionLog } from '../records/action-log';
+import { ActionLog } from '../records/action-log';
 import type { ActionTrigger } from '../records/action-record';
-import type { IdleStateStore } from '../idle/idle-state-store';
+import { IdleStateStore } from '../idle/idle-state-store';
 import { errorMessage } from '../util/error-message';
-import type { PodEventSink } from '../events/pod-event-publisher';
-import type { WakeGate } from '../wake/wake-gate';
-import type { BillableIntents } from '../records/billable-intents';
-import type { PendingStopStore } from './pending-stop-store';
+import { PodEventPublisher, type PodEventSink } from '../events/pod-event-publisher';
+import { WakeGate } from '../wake/wake-gate';
+import { BillableIntents } from '../records/billable-intents';
+import { PodwardenMetrics } from '../metrics/podwarden-metrics';
+import { PendingStopStore } from './pending-stop-store';
 import { StopIntentLog } from './stop-intent-log';
 import { recordStopCall, type StopCallRecording } from './record-stop-call';
 import { StopPathTerminator, type StopActionCounter } from './stop-path-terminator';
@@ -42,28 +45,40 @@ const ALREADY_DOWN = new Set(['EXITED', 'TERMINATED']);
  * stops (idle monitor) both go through here, so every stop is recorded the
  * same way and an accepted stop is always the Down edge for readiness.
  */
+@Injectable()
 export class StopService {
   private readonly intentLog: StopIntentLog;
   private readonly terminator: StopPathTerminator;
   private readonly recording: StopCallRecording;
+  private readonly counter: StopActionCounter;
 
   constructor(
-    private readonly config: PodwardenConfig,
+    @Inject(CONFIG) private readonly config: PodwardenConfig,
+    @Inject(RUNPOD_CLIENT)
     private readonly client: Pick<RunPodClient, 'listPods' | 'stopPod' | 'terminatePod'>,
-    actions: Pick<ActionLog, 'record'>,
-    private readonly idleStates: IdleStateStore,
-    private readonly logger: AppLogger,
-    private readonly now: () => Date = () => new Date(),
-    private readonly events?: PodEventSink,
-    private readonly wakes?: Pick<WakeGate, 'stopWakes'>,
+    @Inject(ActionLog) actions: Pick<ActionLog, 'record'>,
+    @Inject(IdleStateStore) private readonly idleStates: IdleStateStore,
+    @Inject(LOGGER) private readonly logger: AppLogger,
+    @Inject(PodEventPublisher) private readonly events: PodEventSink,
+    @Inject(WakeGate) private readonly wakes: Pick<WakeGate, 'stopWakes'>,
     /** Accepted stops are followed here until a tick sees the pod down. */
-    private readonly pendingStops?: Pick<PendingStopStore, 'track'>,
+    @Inject(PendingStopStore) private readonly pendingStops: Pick<PendingStopStore, 'track'>,
     /** Where a Stop intent is written before the call (the waker's write-ahead billable log). */
-    intents?: Pick<BillableIntents, 'begin'>,
-    private readonly counter?: StopActionCounter,
+    @Inject(BillableIntents) intents: Pick<BillableIntents, 'begin'>,
+    @Inject(PodwardenMetrics) metrics: Pick<PodwardenMetrics, 'countStopAction'>,
+    @Inject(NOW) private readonly now: () => Date,
   ) {
+    this.counter = metrics.countStopAction;
     this.intentLog = new StopIntentLog(intents, logger, now);
-    this.terminator = new StopPathTerminator({ client, actions, intents, logger, now, events, counter });
+    this.terminator = new StopPathTerminator({
+      client,
+      actions,
+      intents,
+      logger,
+      now,
+      events,
+      counter: this.counter,
+    });
     this.recording = { actions, logger, now, events };
   }
 
@@ -95,7 +110,6 @@ export class StopService {
   }
 
   private async stopWakeInFlight(pod: PodConfig): Promise<void> {
-    if (!this.wakes) return;
     try {
       const token = await this.wakes.stopWakes(pod.volumeId);
       this.logger.info(
@@ -141,7 +155,7 @@ export class StopService {
   ): Promise<PodStopOutcome> {
     const intent = await this.intentLog.open(pod.name, podId, entry, trigger);
     const result = await this.client.stopPod(podId);
-    this.counter?.('Stop', trigger, result.ok);
+    this.counter('Stop', trigger, result.ok);
     if (result.ok && restop === undefined) await this.follow(pod, podId, trigger);
     // A stop answered after the idle monitor reconciled its intent is already in the action log: not recorded twice.
     const call = { action: 'Stop', podName: pod.name, podId, entry, trigger } as const;
@@ -157,7 +171,7 @@ export class StopService {
   /** An accepted stop is only RunPod's word: the idle monitor follows it until it sees the pod down. */
   private async follow(pod: PodConfig, podId: string, trigger: ActionTrigger): Promise<void> {
     try {
-      await this.pendingStops?.track(pod.name, podId, trigger, this.now().getTime());
+      await this.pendingStops.track(pod.name, podId, trigger, this.now().getTime());
     } catch (error) {
       this.logger.warn(
         { pod: pod.name, podId, err: errorMessage(error) },
@@ -186,7 +200,7 @@ export class StopService {
 
   /** The manual Down edge: the idle monitor will find the state already Down and say nothing. */
   private async announceDown(pod: PodConfig, from: 'Booting' | 'Ready'): Promise<void> {
-    await this.events?.publish(pod.name, 'phase', {
+    await this.events.publish(pod.name, 'phase', {
       phase: 'down',
       from: from === 'Ready' ? 'ready' : 'booting',
       readySince: null,

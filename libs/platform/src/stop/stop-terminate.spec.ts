@@ -13,7 +13,7 @@ import { PodwardenMetrics } from '../metrics/podwarden-metrics';
 import { ActionLog } from '../records/action-log';
 import { BillableIntents, type BillableIntent } from '../records/billable-intents';
 import { RedisKeys } from '../redis/redis-keys';
-import { StopService } from './stop-service';
+import { newStopService } from '../testing/new-stop-service';
 
 const PREFIX = uniqueTestPrefix('stop-terminate');
 const KEYS = new RedisKeys(PREFIX);
@@ -37,19 +37,17 @@ function harness(intents: BillableIntents = new BillableIntents(redis, KEYS)) {
   const metrics = new PodwardenMetrics();
   const runpod = new FakeRunPod().setPod('p1', { listedStatus: 'ERROR', gpuId: 'L40S', costPerHr: 0.5 });
   const actions = new ActionLog(redis, KEYS, logs.logger);
-  const sut = new StopService(
+  const sut = newStopService({
     config,
-    runpod.asRunPodClient(),
+    client: runpod.asRunPodClient(),
     actions,
-    new IdleStateStore(redis, KEYS),
-    logs.logger,
-    () => new Date(AT),
+    idleStates: new IdleStateStore(redis, KEYS),
+    logger: logs.logger,
+    now: () => new Date(AT),
     events,
-    undefined,
-    undefined,
     intents,
-    metrics.countStopAction,
-  );
+    metrics,
+  });
   const open = () => new BillableIntents(redis, KEYS).open(pod.name);
   const listed = [
     {

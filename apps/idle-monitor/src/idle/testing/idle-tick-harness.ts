@@ -13,6 +13,7 @@ import {
   type ActionRecord,
   type IdleRecord,
 } from '@podwarden/platform';
+import { newStopService } from '@podwarden/platform/testing/new-stop-service';
 import {
   FakeRunPod,
   RecordedEvents,
@@ -107,15 +108,14 @@ export class IdleTickHarness {
     });
     this.usage = new UsageStore(options.redis, this.keys, this.config.rhythm.usageRetentionDays);
     this.rhythms = new RhythmStore(options.redis, this.keys);
-    this.stops = new StopService(
-      this.config,
-      this.fake.asRunPodClient(),
-      this.actions,
-      this.store,
-      this.logs.logger,
-      undefined,
-      this.events,
-    );
+    this.stops = newStopService({
+      config: this.config,
+      client: this.fake.asRunPodClient(),
+      actions: this.actions,
+      idleStates: this.store,
+      logger: this.logs.logger,
+      events: this.events,
+    });
     this.tick = this.newTick(this.store, this.stops);
   }
 
@@ -199,7 +199,13 @@ export class IdleTickHarness {
     this.replicaConnections.push(redis);
     const store = new IdleStateStore(redis, this.keys);
     const actions = new ActionLog(redis, this.keys, this.logs.logger);
-    const stops = new StopService(this.config, this.fake.asRunPodClient(), actions, store, this.logs.logger);
+    const stops = newStopService({
+      config: this.config,
+      client: this.fake.asRunPodClient(),
+      actions,
+      idleStates: store,
+      logger: this.logs.logger,
+    });
     return this.newTick(store, stops);
   }
 

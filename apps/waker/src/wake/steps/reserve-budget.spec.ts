@@ -2,6 +2,7 @@ import type { ReserveOutcome } from '@podwarden/platform';
 import { LEVEL, RecordedEvents, captureLogs } from '@podwarden/testing';
 import { WakeRunContext } from '../wake-run-context';
 import { FIXED_NOW, fixedClock } from '../testing/fixed-clock';
+import { newWakeDependencies } from '../testing/new-wake-run';
 import { InstantSleep } from '../testing/instant-sleep';
 import { MemoryIntents } from '../testing/memory-intents';
 import { RecordingActionLog } from '../testing/recording-action-log';
@@ -40,7 +41,7 @@ function setup(
   };
   const intents = new MemoryIntents();
   const runpod = scriptedRunPod();
-  const deps = {
+  const deps = newWakeDependencies({
     config,
     client: runpod,
     actions: new RecordingActionLog(runpod, intents),
@@ -50,7 +51,7 @@ function setup(
     now: fixedClock(),
     ledger,
     events,
-  };
+  });
   const ctx = new WakeRunContext(deps, pod, new RecordingProgressReporter(), undefined, undefined, 'job-1');
   return {
     ctx,
@@ -58,19 +59,10 @@ function setup(
     logs,
     events,
     asked,
-    withoutLedger: () =>
-      new WakeRunContext({ ...deps, ledger: undefined }, pod, new RecordingProgressReporter()),
   };
 }
 
 describe('reserveBudget', () => {
-  it('without a ledger the wake goes on and nothing is written', async () => {
-    const { withoutLedger, asked, logs } = setup();
-    await expect(reserveBudget(withoutLedger(), PRICE)).resolves.toBeNull();
-    expect(asked).toEqual([]);
-    expect(logs.lines).toEqual([]);
-  });
-
   it("reserves price × the runtime cap under the wake's id, and logs it at Information", async () => {
     const { ctx, pod, asked, logs, events } = setup();
     await expect(reserveBudget(ctx, PRICE)).resolves.toBeNull();

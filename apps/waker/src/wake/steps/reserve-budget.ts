@@ -16,7 +16,6 @@ import type { WakeRunContext } from '../wake-run-context';
  */
 export async function reserveBudget(ctx: WakeRunContext, pricePerHour: number): Promise<WakeResult | null> {
   const { ledger } = ctx;
-  if (ledger === undefined) return null;
   const now = ctx.now().getTime();
   const minutes = worstCaseMinutes(ctx.pod.maxRuntimeMinutes, now);
   const micros = reservationMicros(pricePerHour, minutes);

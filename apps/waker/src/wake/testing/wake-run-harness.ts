@@ -6,6 +6,7 @@ import { WakeRunContext, type WakeRunFence } from '../wake-run-context';
 import { fixedClock } from './fixed-clock';
 import { InstantSleep } from './instant-sleep';
 import { MemoryIntents } from './memory-intents';
+import { newWakeDependencies } from './new-wake-run';
 import { RecordingActionLog } from './recording-action-log';
 import { RecordingProgressReporter } from './recording-progress-reporter';
 import { testConfig, testPod } from './test-config';
@@ -41,7 +42,7 @@ export function wakeRunHarness(
   const logs = captureLogs();
   const intents = options.intents ?? new MemoryIntents();
   const actions = new RecordingActionLog(runpod, intents);
-  const deps = {
+  const deps = newWakeDependencies({
     config,
     client: runpod,
     actions,
@@ -49,7 +50,7 @@ export function wakeRunHarness(
     logger: logs.logger,
     sleep: sleeper.sleep,
     now: fixedClock(),
-  };
+  });
   return {
     runpod,
     config,
