@@ -7,12 +7,9 @@ import {
   BudgetLedger,
   CONFIG,
   IdleStateStore,
-  KeepAliveStore,
   LOGGER,
   PendingStopStore,
-  PodEventPublisher,
   PodwardenMetrics,
-  ProxyActivityStore,
   RUNPOD_CLIENT,
   ReadyLog,
   ReadyTimes,
@@ -22,13 +19,12 @@ import {
   type AppLogger,
 } from '@podwarden/platform';
 import { IdleTickService } from './idle/idle-tick.service';
+import { IdleTickDependencies, TICK_LIST_READERS, type TickListReader } from './idle/idle-tick-dependencies';
 import { TickStatusEffects } from './idle/tick-status-effects';
 import { OrphanReaper } from './idle/orphan-reaper';
 import { StopConfirmer } from './idle/stop-confirmer';
 import { StopIntentReconciler } from './idle/stop-intent-reconciler';
 import { CostMetrics } from './metrics/cost-metrics';
-import { BootDiagnoser } from './diagnosis/boot-diagnoser';
-import { RhythmKeeper } from './rhythm/rhythm-keeper';
 
 /** The idle tick and the readers of its one list: orphan sweep, confirmed stops, stop intents, costs. */
 export const IDLE_TICK_PROVIDERS: Provider[] = [
@@ -75,72 +71,30 @@ export const IDLE_TICK_PROVIDERS: Provider[] = [
     inject: [PodwardenMetrics, CONFIG, BudgetLedger, PendingStopStore, OrphanReaper],
   },
   {
-    provide: IdleTickService,
+    provide: TickStatusEffects,
     useFactory: (
       config: PodwardenConfig,
-      client: RunPodClient,
-      store: IdleStateStore,
-      stops: StopService,
-      keepAlives: KeepAliveStore,
-      logger: AppLogger,
-      proxyActivity: ProxyActivityStore,
-      events: PodEventPublisher,
       publisher: StatusPublisher,
       history: WakeHistory,
       readyTimes: ReadyTimes,
       readyLog: ReadyLog,
-      orphans: OrphanReaper,
-      ledger: BudgetLedger,
-      confirmations: StopConfirmer,
-      stopIntents: StopIntentReconciler,
-      costs: CostMetrics,
-      boots: BootDiagnoser,
-      rhythm: RhythmKeeper,
+      logger: AppLogger,
     ) =>
-      new IdleTickService({
-        config,
-        client,
-        store,
-        stops,
-        keepAlives,
+      new TickStatusEffects({
+        publisher,
+        history,
+        readyTimes,
+        readyLog,
         logger,
-        proxyActivity,
-        events,
-        orphans,
-        ledger,
-        listReaders: [costs, confirmations, stopIntents],
-        boots,
-        rhythm,
-        now: () => Date.now(),
-        status: new TickStatusEffects({
-          publisher,
-          history,
-          readyTimes,
-          readyLog,
-          logger,
-          timeoutMs: config.tuning.redisWriteTimeoutMs,
-        }),
+        timeoutMs: config.tuning.redisWriteTimeoutMs,
       }),
-    inject: [
-      CONFIG,
-      RUNPOD_CLIENT,
-      IdleStateStore,
-      StopService,
-      KeepAliveStore,
-      LOGGER,
-      ProxyActivityStore,
-      PodEventPublisher,
-      StatusPublisher,
-      WakeHistory,
-      ReadyTimes,
-      ReadyLog,
-      OrphanReaper,
-      BudgetLedger,
-      StopConfirmer,
-      StopIntentReconciler,
-      CostMetrics,
-      BootDiagnoser,
-      RhythmKeeper,
-    ],
+    inject: [CONFIG, StatusPublisher, WakeHistory, ReadyTimes, ReadyLog, LOGGER],
   },
+  {
+    provide: TICK_LIST_READERS,
+    useFactory: (...readers: TickListReader[]) => readers,
+    inject: [CostMetrics, StopConfirmer, StopIntentReconciler],
+  },
+  IdleTickDependencies,
+  IdleTickService,
 ];

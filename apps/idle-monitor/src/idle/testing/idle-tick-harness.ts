@@ -23,9 +23,10 @@ import {
   uniqueTestPrefix,
   type CapturedLogs,
 } from '@podwarden/testing';
-import { IdleTickService, type PodTickOutcome } from '../idle-tick.service';
+import type { IdleTickService, PodTickOutcome } from '../idle-tick.service';
 import type { IdleTickDependencies } from '../idle-tick-dependencies';
 import type { KeepAliveReader } from '../keep-alive-reading';
+import { newIdleTickService } from './new-idle-tick-service';
 import { RhythmKeeper, type PrewakeOutcome } from '../../rhythm/rhythm-keeper';
 
 /** Tick n runs at T0 + n seconds unless a test moves the clock further. */
@@ -45,7 +46,7 @@ export interface IdleTickHarnessOptions {
   readonly keepAliveReader?: KeepAliveReader;
   /** What the tick reads the proxies' traffic from; the real store on this Redis by default. */
   readonly proxyActivityReader?: Pick<ProxyActivityStore, 'read'>;
-  /** The tick's optional collaborators (ledger, status, orphan sweep, list readers, boot diagnoser); none by default. */
+  /** The tick's collaborators (ledger, status, orphan sweep, list readers, boot diagnoser); recording fakes by default. */
   readonly extras?: Partial<
     Pick<IdleTickDependencies, 'ledger' | 'status' | 'orphans' | 'listReaders' | 'boots'>
   >;
@@ -210,7 +211,7 @@ export class IdleTickHarness {
   }
 
   private newTick(store: IdleStateStore, stops: StopService): IdleTickService {
-    return new IdleTickService({
+    return newIdleTickService({
       config: this.config,
       client: this.fake,
       store,
@@ -223,7 +224,7 @@ export class IdleTickHarness {
       now: () => this.now,
       ...this.options.extras,
       ...(this.options.rhythm ? { rhythm: this.rhythmKeeper() } : {}),
-    });
+    }).service;
   }
 
   private rhythmKeeper(): RhythmKeeper {
