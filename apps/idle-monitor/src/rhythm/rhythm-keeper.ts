@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { readySampleOfWake } from '../idle/ready-sample';
 import type { LatestWake, ReadyEdge } from '../idle/tick-status-effects';
 import {
@@ -25,6 +26,7 @@ import {
   type WakeHistory,
 } from '@podwarden/platform';
 import { PrewakeRuns, type PrewakeRunsDependencies } from './prewake-runs';
+import { RhythmKeeperWiring } from './rhythm-keeper-wiring';
 
 const DAY_MS = 86_400_000;
 
@@ -35,7 +37,7 @@ export type PrewakeEnqueuer = (pod: PodConfig) => Promise<string>;
 export type PrewakeOutcome = 'fired' | 'hit' | 'miss';
 
 /** The pre-wakes' dependencies, plus the usage record, the snapshot and the wake history it reads. */
-export interface RhythmKeeperDependencies extends Omit<PrewakeRunsDependencies, 'rhythms'> {
+export interface RhythmKeeperDependencies extends Required<Omit<PrewakeRunsDependencies, 'rhythms'>> {
   readonly usage: Pick<
     UsageStore,
     'recordUse' | 'recordBoot' | 'recordStop' | 'useCount' | 'usesSince' | 'read'
@@ -85,10 +87,11 @@ function clock(minuteOfDay: number): string {
  * before, the record and pre-wakes after. Best effort: Redis trouble means the fixed window (the longest
  * the policy may choose), never a failed or delayed stop.
  */
+@Injectable()
 export class RhythmKeeper {
   private readonly prewakes: PrewakeRuns;
 
-  constructor(private readonly deps: RhythmKeeperDependencies) {
+  constructor(@Inject(RhythmKeeperWiring) private readonly deps: RhythmKeeperDependencies) {
     this.prewakes = new PrewakeRuns(deps);
   }
 

@@ -237,6 +237,8 @@ export class IdleTickHarness {
         this.prewakesEnqueued.push(pod.name);
         return Promise.resolve(`prewake-${this.prewakesEnqueued.length}`);
       },
+      // No spec here sets a daily budget, so the pre-wake's budget check never reads it.
+      ledger: { figures: () => Promise.reject(new Error('no daily budget in the idle-tick specs')) },
       events: this.events,
       countPrewake: (_pod, outcome) => this.prewakeOutcomes.push(outcome),
       logger: this.logs.logger,
