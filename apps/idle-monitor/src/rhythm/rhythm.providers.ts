@@ -5,8 +5,6 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import {
   CONFIG,
   PREWAKE_REQUESTER,
-  PodwardenMetrics,
-  RhythmStore,
   WAKE_QUEUE,
   enqueueWake,
   type WakeJobData,
@@ -18,12 +16,7 @@ import { PREWAKE_COUNTER, PREWAKE_ENQUEUER, RhythmKeeperWiring } from './rhythm-
 
 /** The usage record, the adaptive window and the pre-wakes it fires (docs/architecture.md). */
 export const RHYTHM_PROVIDERS: Provider[] = [
-  {
-    provide: RhythmMetrics,
-    useFactory: (metrics: PodwardenMetrics, config: PodwardenConfig, rhythms: RhythmStore) =>
-      new RhythmMetrics(metrics, config, rhythms),
-    inject: [PodwardenMetrics, CONFIG, RhythmStore],
-  },
+  RhythmMetrics,
   {
     provide: PREWAKE_ENQUEUER,
     useFactory:
