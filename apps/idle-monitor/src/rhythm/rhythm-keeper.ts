@@ -37,7 +37,7 @@ export type PrewakeEnqueuer = (pod: PodConfig) => Promise<string>;
 export type PrewakeOutcome = 'fired' | 'hit' | 'miss';
 
 /** The pre-wakes' dependencies, plus the usage record, the snapshot and the wake history it reads. */
-export interface RhythmKeeperDependencies extends Required<Omit<PrewakeRunsDependencies, 'rhythms'>> {
+export interface RhythmKeeperDependencies extends Omit<PrewakeRunsDependencies, 'rhythms'> {
   readonly usage: Pick<
     UsageStore,
     'recordUse' | 'recordBoot' | 'recordStop' | 'useCount' | 'usesSince' | 'read'
@@ -165,7 +165,7 @@ export class RhythmKeeper {
     };
     await rhythms.saveSnapshot(pod.name, snapshot);
     if (previous?.inForce.minutes !== window.minutes || previous?.inForce.basis !== window.basis) {
-      await this.deps.events?.publish(pod.name, 'idle-window', { ...window });
+      await this.deps.events.publish(pod.name, 'idle-window', { ...window });
     }
     return { minutes, window, snapshot, run, used };
   }
