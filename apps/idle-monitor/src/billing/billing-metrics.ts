@@ -1,8 +1,10 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import type { BootDiagnosisKind } from '@podwarden/policies';
-import type { PodwardenMetrics } from '@podwarden/platform';
+import { PodwardenMetrics } from '@podwarden/platform';
 
 /** Provider billing and boot diagnoses on the idle monitor's /metrics. */
+@Injectable()
 export class BillingMetrics {
   private readonly providerToday: Gauge;
   private readonly mismatchesNow: Gauge<'pod' | 'kind'>;
@@ -10,7 +12,7 @@ export class BillingMetrics {
   private readonly reconciles: Counter<'outcome'>;
   private readonly diagnoses: Counter<'pod' | 'kind'>;
 
-  constructor(shared: PodwardenMetrics) {
+  constructor(@Inject(PodwardenMetrics) shared: PodwardenMetrics) {
     const registers = [shared.registry];
     this.providerToday = new Gauge({
       name: 'podwarden_provider_spend_today_usd',

@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import {
   findBillingMismatches,
   isPodConfigured,
@@ -15,25 +16,35 @@ import {
 } from '@podwarden/policies';
 import type { RunPodClient, RunPodInsights } from '@podwarden/runpod-client';
 import {
+  CONFIG,
+  LOGGER,
+  RUNPOD_CLIENT,
+  RUNPOD_INSIGHTS,
+  PodEventPublisher,
   mapBounded,
-  type ActionLog,
+  ActionLog,
   type AppLogger,
-  type BillingStore,
+  BillingStore,
   type PodEventSink,
 } from '@podwarden/platform';
-import type { BillingMetrics } from './billing-metrics';
+import { BillingMetrics } from './billing-metrics';
 import { storagePerDay } from './storage-per-day';
+import { CLOCK } from '../clock';
 
-export interface BillingReconcilerDependencies {
-  readonly config: PodwardenConfig;
-  readonly client: Pick<RunPodClient, 'listPods'>;
-  readonly insights: Pick<RunPodInsights, 'podBilling' | 'accountBilling'>;
-  readonly actions: Pick<ActionLog, 'recent'>;
-  readonly store: Pick<BillingStore, 'save'>;
-  readonly events: PodEventSink;
-  readonly metrics: BillingMetrics;
-  readonly logger: AppLogger;
-  readonly now: () => number;
+/** Nest builds it from its tokens; specs pass a plain object of this shape. */
+@Injectable()
+export class BillingReconcilerDependencies {
+  constructor(
+    @Inject(CONFIG) readonly config: PodwardenConfig,
+    @Inject(RUNPOD_CLIENT) readonly client: Pick<RunPodClient, 'listPods'>,
+    @Inject(RUNPOD_INSIGHTS) readonly insights: Pick<RunPodInsights, 'podBilling' | 'accountBilling'>,
+    @Inject(ActionLog) readonly actions: Pick<ActionLog, 'recent'>,
+    @Inject(BillingStore) readonly store: Pick<BillingStore, 'save'>,
+    @Inject(PodEventPublisher) readonly events: PodEventSink,
+    @Inject(BillingMetrics) readonly metrics: BillingMetrics,
+    @Inject(LOGGER) readonly logger: AppLogger,
+    @Inject(CLOCK) readonly now: () => number,
+  ) {}
 }
 
 export type ReconcileSummary =
@@ -60,6 +71,7 @@ const ACTIONS_READ = 500;
  * spend (per run, and today's total for the budget) and compares it with our records. Fails closed: one
  * unreadable read leaves the last readable reconcile's figures (never a lower one).
  */
+@Injectable()
 export class BillingReconciler {
   constructor(private readonly deps: BillingReconcilerDependencies) {}
 

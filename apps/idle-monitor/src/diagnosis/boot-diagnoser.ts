@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import {
   diagnoseBoot,
   shouldDiagnose,
@@ -13,27 +14,36 @@ import {
 } from '@podwarden/policies';
 import type { RunPodInsights } from '@podwarden/runpod-client';
 import {
+  CONFIG,
+  LOGGER,
+  RUNPOD_INSIGHTS,
+  PodEventPublisher,
   errorMessage,
   redactText,
-  type ActionLog,
+  ActionLog,
   type AppLogger,
-  type DiagnosisStore,
+  DiagnosisStore,
   type PodEventSink,
   type StoredDiagnosis,
 } from '@podwarden/platform';
-import type { BillingMetrics } from '../billing/billing-metrics';
+import { BillingMetrics } from '../billing/billing-metrics';
+import { CLOCK } from '../clock';
 
 const FAULTS: ReadonlySet<BootDiagnosisKind> = new Set(['restart-loop', 'application-failure']);
 
-export interface BootDiagnoserDependencies {
-  readonly config: PodwardenConfig;
-  readonly insights: Pick<RunPodInsights, 'podLogs'>;
-  readonly actions: Pick<ActionLog, 'recent'>;
-  readonly store: Pick<DiagnosisStore, 'record'>;
-  readonly events: PodEventSink;
-  readonly metrics: Pick<BillingMetrics, 'diagnosed'>;
-  readonly logger: AppLogger;
-  readonly now: () => number;
+/** Nest builds it from its tokens; specs pass a plain object of this shape. */
+@Injectable()
+export class BootDiagnoserDependencies {
+  constructor(
+    @Inject(CONFIG) readonly config: PodwardenConfig,
+    @Inject(RUNPOD_INSIGHTS) readonly insights: Pick<RunPodInsights, 'podLogs'>,
+    @Inject(ActionLog) readonly actions: Pick<ActionLog, 'recent'>,
+    @Inject(DiagnosisStore) readonly store: Pick<DiagnosisStore, 'record'>,
+    @Inject(PodEventPublisher) readonly events: PodEventSink,
+    @Inject(BillingMetrics) readonly metrics: Pick<BillingMetrics, 'diagnosed'>,
+    @Inject(LOGGER) readonly logger: AppLogger,
+    @Inject(CLOCK) readonly now: () => number,
+  ) {}
 }
 
 export interface BootCheck {
@@ -56,6 +66,7 @@ const ACTIONS_READ = 100;
  * run; answers 'restart-loop' when the tick should stop the pod rather than bill the rest of the grace.
  * Never throws: a diagnosis is evidence, and its failure changes no stop.
  */
+@Injectable()
 export class BootDiagnoser {
   constructor(private readonly deps: BootDiagnoserDependencies) {}
 

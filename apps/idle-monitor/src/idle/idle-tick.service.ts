@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
 import {
   advanceIdle,
   idleEventsOf,
@@ -23,7 +24,7 @@ import { alreadyCounted, type TickContext } from './tick-context';
 import { withEarlyStop } from '../diagnosis/early-stop';
 import { settingsOf } from './pod-idle-settings';
 import type { TickRhythm } from '../rhythm/rhythm-keeper';
-import type { IdleTickDependencies } from './idle-tick-dependencies';
+import { IdleTickDependencies } from './idle-tick-dependencies';
 
 export type PodTickOutcome =
   | { kind: 'skipped'; why: 'unconfigured' | 'busy' | 'already-ticked' | 'lock-lost' }
@@ -35,6 +36,7 @@ const UNCONFIGURED: PodTickOutcome = { kind: 'skipped', why: 'unconfigured' };
  * One idle tick: one control-plane list serves every configured pod, each then evaluated under its own
  * lock, so one pod's ticks never overlap across replicas and a re-run after a stall does not count twice.
  */
+@Injectable()
 export class IdleTickService {
   constructor(private readonly deps: IdleTickDependencies) {}
 
@@ -45,14 +47,14 @@ export class IdleTickService {
   ): Promise<Map<string, PodTickOutcome>> {
     const { config, client } = this.deps;
     const pods = config.pods.filter((pod) => isPodConfigured(config, pod));
-    const tick: TickContext = { tickId, scheduledAt, signal, tickets: await this.deps.status?.begin(pods) };
+    const tick: TickContext = { tickId, scheduledAt, signal, tickets: await this.deps.status.begin(pods) };
     let evaluated = new Map<PodConfig, PodTickOutcome>();
     if (pods.length > 0) {
       const listedAt = this.deps.now();
       const list = await client.listPods(signal);
       // The same list serves the orphan sweep (pods of ours no configured volume holds) and the readers.
-      if (list.kind === 'listed') await this.deps.orphans?.sweep(list.pods, signal);
-      for (const reader of this.deps.listReaders ?? []) await reader.read(pods, list, listedAt);
+      if (list.kind === 'listed') await this.deps.orphans.sweep(list.pods, signal);
+      for (const reader of this.deps.listReaders) await reader.read(pods, list, listedAt);
       evaluated = await fanOutTick(pods, list, config.tuning, (pod) => this.tickPod(pod, list, tick));
     }
     // In config order; a pod without a volume (or every pod, without an API key) is not looked at.
@@ -91,7 +93,7 @@ export class IdleTickService {
       await observeTick(this.deps, pod, list, record, tick),
     );
     const now = this.deps.now();
-    const rhythm: TickRhythm | null = (await this.deps.rhythm?.windowFor(pod, now)) ?? null;
+    const rhythm: TickRhythm | null = await this.deps.rhythm.windowFor(pod, now);
     const settings = settingsOf(config, pod, rhythm?.minutes);
     const advance = await holdForKeepAlive(
       this.deps.keepAlives,
@@ -102,7 +104,7 @@ export class IdleTickService {
     );
     logReadiness(logger, pod, advance, seen.aggregate.podId);
     const ready = readyEdgeOf(advance, seen.aggregate.podId, listedOf(list));
-    const wake = ready === null ? null : ((await this.deps.status?.becameReady(pod, ready)) ?? null);
+    const wake = ready === null ? null : await this.deps.status.becameReady(pod, ready);
 
     const stopReason = await withEarlyStop(this.deps.boots, advance.stop, {
       ...{ pod, state: advance.state, perPod: seen.perPod, listed: listedOf(list), signal: tick.signal },
@@ -138,7 +140,7 @@ export class IdleTickService {
     }
     const { stopAccepted } = after;
     if (rhythm !== null) {
-      await this.deps.rhythm?.afterTick(pod, rhythm, {
+      await this.deps.rhythm.afterTick(pod, rhythm, {
         now,
         before: record.state,
         after: next.state,
@@ -194,7 +196,6 @@ export class IdleTickService {
     required: number,
   ): Promise<void> {
     const { events } = this.deps;
-    if (events === undefined) return;
     for (const event of idleEventsOf(before, after, required, stop)) {
       await events.publish(pod.name, event.type, event.data);
     }

@@ -1,13 +1,27 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { findOrphans, type ListedPod, type PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
-import { errorMessage, recordBillable, type ActionLog, type AppLogger } from '@podwarden/platform';
+import {
+  CONFIG,
+  LOGGER,
+  RUNPOD_CLIENT,
+  errorMessage,
+  recordBillable,
+  ActionLog,
+  type AppLogger,
+} from '@podwarden/platform';
+import { CLOCK } from '../clock';
 
-export interface OrphanReaperDependencies {
-  readonly config: PodwardenConfig;
-  readonly client: Pick<RunPodClient, 'terminatePod'>;
-  readonly actions: Pick<ActionLog, 'record'>;
-  readonly logger: AppLogger;
-  readonly now: () => number;
+/** Nest builds it from its tokens; specs pass a plain object of this shape. */
+@Injectable()
+export class OrphanReaperDependencies {
+  constructor(
+    @Inject(CONFIG) readonly config: PodwardenConfig,
+    @Inject(RUNPOD_CLIENT) readonly client: Pick<RunPodClient, 'terminatePod'>,
+    @Inject(ActionLog) readonly actions: Pick<ActionLog, 'record'>,
+    @Inject(LOGGER) readonly logger: AppLogger,
+    @Inject(CLOCK) readonly now: () => number,
+  ) {}
 }
 
 /** Running totals since start-up, for /metrics. */
@@ -21,6 +35,7 @@ export interface OrphanCounts {
  * findOrphans picks, with trigger `orphan`. Never throws: a failed sweep must not cost the tick its idle
  * decisions.
  */
+@Injectable()
 export class OrphanReaper {
   readonly counts: OrphanCounts = { found: 0, terminated: 0 };
 

@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import {
   decideStopConfirmation,
@@ -11,26 +12,33 @@ import {
   type StopSighting,
 } from '@podwarden/policies';
 import {
+  CONFIG,
+  LOGGER,
   errorMessage,
-  type ActionLog,
+  ActionLog,
   type ActionRecord,
   type ActionTrigger,
   type AppLogger,
-  type IdleStateStore,
-  type PendingStopStore,
-  type StopService,
+  IdleStateStore,
+  PendingStopStore,
+  StopService,
 } from '@podwarden/platform';
 import type { TickListReader } from './idle-tick-dependencies';
+import { CLOCK } from '../clock';
 
-export interface StopConfirmerDependencies {
-  readonly config: PodwardenConfig;
-  readonly pending: Pick<PendingStopStore, 'all' | 'apply'>;
-  /** The per-pod idle lock: one replica judges a pod's stops per tick. */
-  readonly locks: Pick<IdleStateStore, 'withLock'>;
-  readonly actions: Pick<ActionLog, 'recent'>;
-  readonly stops: Pick<StopService, 'stopPods'>;
-  readonly logger: AppLogger;
-  readonly now: () => number;
+/** Nest builds it from its tokens; specs pass a plain object of this shape. */
+@Injectable()
+export class StopConfirmerDependencies {
+  constructor(
+    @Inject(CONFIG) readonly config: PodwardenConfig,
+    @Inject(PendingStopStore) readonly pending: Pick<PendingStopStore, 'all' | 'apply'>,
+    /** The per-pod idle lock: one replica judges a pod's stops per tick. */
+    @Inject(IdleStateStore) readonly locks: Pick<IdleStateStore, 'withLock'>,
+    @Inject(ActionLog) readonly actions: Pick<ActionLog, 'recent'>,
+    @Inject(StopService) readonly stops: Pick<StopService, 'stopPods'>,
+    @Inject(LOGGER) readonly logger: AppLogger,
+    @Inject(CLOCK) readonly now: () => number,
+  ) {}
 }
 
 // Enough of the action log to find the newest wake start or create of a pod.
@@ -41,6 +49,7 @@ const RECENT_ACTIONS = 20;
  * one still up is stopped again a bounded number of times, then reported at Error every tick. Never
  * throws: a failed check must not cost the tick its idle decisions.
  */
+@Injectable()
 export class StopConfirmer implements TickListReader {
   constructor(private readonly deps: StopConfirmerDependencies) {}
 

@@ -1,23 +1,31 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { isStopIntentDue, type PodConfig, type PodList, type PodwardenConfig } from '@podwarden/policies';
 import {
+  CONFIG,
+  LOGGER,
   errorMessage,
   listedStatus,
   recordBillable,
   unansweredIntentRow,
-  type ActionLog,
+  ActionLog,
   type AppLogger,
   type BillableIntent,
-  type BillableIntents,
+  BillableIntents,
 } from '@podwarden/platform';
 import type { TickListReader } from './idle-tick-dependencies';
+import { CLOCK } from '../clock';
 
-export interface StopIntentReconcilerDependencies {
-  /** Its RunPod client timeout: an intent younger than that may still have a caller waiting for the answer. */
-  readonly config: PodwardenConfig;
-  readonly intents: Pick<BillableIntents, 'open'>;
-  readonly actions: Pick<ActionLog, 'record'>;
-  readonly logger: AppLogger;
-  readonly now: () => number;
+/** Nest builds it from its tokens; specs pass a plain object of this shape. */
+@Injectable()
+export class StopIntentReconcilerDependencies {
+  constructor(
+    /** Its RunPod client timeout: an intent younger than that may still have a caller waiting for the answer. */
+    @Inject(CONFIG) readonly config: PodwardenConfig,
+    @Inject(BillableIntents) readonly intents: Pick<BillableIntents, 'open'>,
+    @Inject(ActionLog) readonly actions: Pick<ActionLog, 'record'>,
+    @Inject(LOGGER) readonly logger: AppLogger,
+    @Inject(CLOCK) readonly now: () => number,
+  ) {}
 }
 
 /**
@@ -25,6 +33,7 @@ export interface StopIntentReconcilerDependencies {
  * tick records them from its own list, claiming the intent in the same atomic write so a late answer and
  * this never both record. Never throws: the tick's idle decisions come first.
  */
+@Injectable()
 export class StopIntentReconciler implements TickListReader {
   constructor(private readonly deps: StopIntentReconcilerDependencies) {}
 

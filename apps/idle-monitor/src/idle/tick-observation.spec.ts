@@ -137,7 +137,7 @@ describe('observeTick', () => {
     const { fake, deps } = setup();
     fake.setPod('p1');
     const seen = await observeTick(
-      { ...deps, status: undefined },
+      { ...deps, status: { publish: () => Promise.resolve() } as unknown as TickStatusEffects },
       POD,
       await fake.listPods(),
       record(),

@@ -58,7 +58,7 @@ export async function observeTick(
   const lookup = lookupVolume(list, pod.volumeId);
   const { idleConcurrency } = config.tuning;
   const seen = await observeVolume(client, pod, lookup, record.baselines, idleConcurrency, tick.signal);
-  await deps.status?.publish(pod, tick.tickets?.get(pod.name) ?? null, lookup, seen.readings);
+  await deps.status.publish(pod, tick.tickets?.get(pod.name) ?? null, lookup, seen.readings);
   warnManyPods(logger, pod, seen.readings);
   const podsOnVolume = lookup.kind === 'found' ? lookup.podIds : [];
   const perPod = seen.readings.map((r) => ({ podId: r.podId, signal: r.signal }));

@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import {
   type IdleAdvance,
   type ListedPod,
@@ -6,6 +7,7 @@ import {
   type VolumeLookup,
 } from '@podwarden/policies';
 import { readySampleOfWake } from './ready-sample';
+import { TickStatusEffectsWiring } from './tick-status-effects-wiring';
 import {
   errorMessage,
   volumeReadingOf,
@@ -62,8 +64,9 @@ export interface TickStatusEffectsDependencies {
  * snapshot (only when every pod on it was observed), and, on a ready edge, the wake's
  * time-to-ready for expectedReadyAt. Best effort: never fails or delays a stop.
  */
+@Injectable()
 export class TickStatusEffects {
-  constructor(private readonly deps: TickStatusEffectsDependencies) {}
+  constructor(@Inject(TickStatusEffectsWiring) private readonly deps: TickStatusEffectsDependencies) {}
 
   /** Before the tick's list: where each pod's snapshot stands. */
   async begin(pods: readonly PodConfig[]): Promise<Map<string, PublishTicket | null>> {

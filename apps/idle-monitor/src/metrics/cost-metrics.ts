@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import {
   billingPerVolume,
@@ -10,28 +11,41 @@ import {
   type VolumeBilling,
   type VolumeStatus,
 } from '@podwarden/policies';
-import type { BudgetLedger, PendingStopStore, PodwardenMetrics } from '@podwarden/platform';
+import { BudgetLedger, CONFIG, PendingStopStore, PodwardenMetrics } from '@podwarden/platform';
 import type { TickListReader } from '../idle/idle-tick-dependencies';
-import type { OrphanCounts } from '../idle/orphan-reaper';
+import { OrphanReaper, type OrphanCounts } from '../idle/orphan-reaper';
+import { CLOCK } from '../clock';
 
-export interface CostMetricsSources {
-  readonly config: PodwardenConfig;
-  readonly ledger: Pick<BudgetLedger, 'figures'>;
-  readonly pendingStops: Pick<PendingStopStore, 'unconfirmed'>;
+/** Nest builds it from its tokens; specs pass a plain object of this shape. */
+@Injectable()
+export class CostMetricsSources {
   /** The orphan reaper's running totals since start-up. */
   readonly orphans: OrphanCounts;
-  readonly now: () => number;
+
+  constructor(
+    @Inject(CONFIG) readonly config: PodwardenConfig,
+    @Inject(BudgetLedger) readonly ledger: Pick<BudgetLedger, 'figures'>,
+    @Inject(PendingStopStore) readonly pendingStops: Pick<PendingStopStore, 'unconfirmed'>,
+    @Inject(OrphanReaper) reaper: Pick<OrphanReaper, 'counts'>,
+    @Inject(CLOCK) readonly now: () => number,
+  ) {
+    this.orphans = reaper.counts;
+  }
 }
 
 /**
  * Money on /metrics: what bills (this replica's newest readable tick list), today's spend and unconfirmed
  * stops (read from Redis per scrape, so every replica agrees). A failed read reports NaN, never zero.
  */
+@Injectable()
 export class CostMetrics implements TickListReader {
   private census: readonly VolumeBilling[] = [];
   private statuses: readonly VolumeStatus[] = [];
 
-  constructor(shared: PodwardenMetrics, sources: CostMetricsSources) {
+  constructor(
+    @Inject(PodwardenMetrics) shared: PodwardenMetrics,
+    @Inject(CostMetricsSources) sources: CostMetricsSources,
+  ) {
     const registers = [shared.registry];
     const census = (): readonly VolumeBilling[] => this.census;
     const statuses = (): readonly VolumeStatus[] => this.statuses;

@@ -1,16 +1,22 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import { isPodConfigured, type PodwardenConfig } from '@podwarden/policies';
-import type { PodwardenMetrics, RhythmStore } from '@podwarden/platform';
+import { CONFIG, PodwardenMetrics, RhythmStore } from '@podwarden/platform';
 import type { PrewakeOutcome } from '../rhythm/rhythm-keeper';
 
 /**
  * Each pod's idle window and its pre-wakes' outcomes on /metrics. The window is read from Redis per scrape
  * (the last tick's, any replica), so replicas agree; a fixed pod reports IDLE_MINUTES; NaN when unreadable.
  */
+@Injectable()
 export class RhythmMetrics {
   private readonly prewakes: Counter<'pod' | 'outcome'>;
 
-  constructor(shared: PodwardenMetrics, config: PodwardenConfig, rhythms: Pick<RhythmStore, 'snapshot'>) {
+  constructor(
+    @Inject(PodwardenMetrics) shared: PodwardenMetrics,
+    @Inject(CONFIG) config: PodwardenConfig,
+    @Inject(RhythmStore) rhythms: Pick<RhythmStore, 'snapshot'>,
+  ) {
     const registers = [shared.registry];
     const pods = config.pods.filter((pod) => isPodConfigured(config, pod));
     new Gauge({

@@ -21,9 +21,9 @@ export interface PrewakeRunsDependencies {
   readonly config: PodwardenConfig;
   readonly rhythms: Pick<RhythmStore, 'savePrewakeRun' | 'endPrewakeRun' | 'takePrewake'>;
   readonly enqueue: PrewakeEnqueuer;
-  readonly ledger?: Pick<BudgetLedger, 'figures'>;
-  readonly events?: PodEventSink;
-  readonly countPrewake?: (pod: string, outcome: PrewakeOutcome) => void;
+  readonly ledger: Pick<BudgetLedger, 'figures'>;
+  readonly events: PodEventSink;
+  readonly countPrewake: (pod: string, outcome: PrewakeOutcome) => void;
   readonly logger: AppLogger;
 }
 
@@ -94,8 +94,8 @@ export class PrewakeRuns {
   }
 
   private async prewakeEvent(pod: PodConfig, outcome: PrewakeOutcome, run: PrewakeRun): Promise<void> {
-    this.deps.countPrewake?.(pod.name, outcome);
-    await this.deps.events?.publish(pod.name, 'prewake', {
+    this.deps.countPrewake(pod.name, outcome);
+    await this.deps.events.publish(pod.name, 'prewake', {
       outcome,
       attemptId: run.attemptId,
       prewokeAt: new Date(run.at).toISOString(),

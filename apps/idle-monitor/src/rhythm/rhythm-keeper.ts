@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import { readySampleOfWake } from '../idle/ready-sample';
 import type { LatestWake, ReadyEdge } from '../idle/tick-status-effects';
 import {
@@ -25,6 +26,7 @@ import {
   boundedRead,
 } from '@podwarden/platform';
 import { PrewakeRuns, type PrewakeRunsDependencies } from './prewake-runs';
+import { RhythmKeeperWiring } from './rhythm-keeper-wiring';
 
 const DAY_MS = 86_400_000;
 
@@ -85,10 +87,11 @@ function clock(minuteOfDay: number): string {
  * before, the record and pre-wakes after. Best effort: Redis trouble means the fixed window (the longest
  * the policy may choose), never a failed or delayed stop.
  */
+@Injectable()
 export class RhythmKeeper {
   private readonly prewakes: PrewakeRuns;
 
-  constructor(private readonly deps: RhythmKeeperDependencies) {
+  constructor(@Inject(RhythmKeeperWiring) private readonly deps: RhythmKeeperDependencies) {
     this.prewakes = new PrewakeRuns(deps);
   }
 
@@ -162,7 +165,7 @@ export class RhythmKeeper {
     };
     await rhythms.saveSnapshot(pod.name, snapshot);
     if (previous?.inForce.minutes !== window.minutes || previous?.inForce.basis !== window.basis) {
-      await this.deps.events?.publish(pod.name, 'idle-window', { ...window });
+      await this.deps.events.publish(pod.name, 'idle-window', { ...window });
     }
     return { minutes, window, snapshot, run, used };
   }

@@ -3,67 +3,33 @@ import { getQueueToken } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import type { PodwardenConfig } from '@podwarden/policies';
 import {
-  BudgetLedger,
   CONFIG,
-  LOGGER,
   PREWAKE_REQUESTER,
-  PodEventPublisher,
-  PodwardenMetrics,
-  RhythmStore,
-  UsageStore,
   WAKE_QUEUE,
-  WakeHistory,
   enqueueWake,
-  type AppLogger,
   type WakeJobData,
   type WakeJobResult,
 } from '@podwarden/platform';
 import { RhythmMetrics } from '../metrics/rhythm-metrics';
-import { RhythmKeeper } from './rhythm-keeper';
+import { RhythmKeeper, type PrewakeEnqueuer } from './rhythm-keeper';
+import { PREWAKE_COUNTER, PREWAKE_ENQUEUER, RhythmKeeperWiring } from './rhythm-keeper-wiring';
 
 /** The usage record, the adaptive window and the pre-wakes it fires (docs/architecture.md). */
 export const RHYTHM_PROVIDERS: Provider[] = [
+  RhythmMetrics,
   {
-    provide: RhythmMetrics,
-    useFactory: (metrics: PodwardenMetrics, config: PodwardenConfig, rhythms: RhythmStore) =>
-      new RhythmMetrics(metrics, config, rhythms),
-    inject: [PodwardenMetrics, CONFIG, RhythmStore],
+    provide: PREWAKE_ENQUEUER,
+    useFactory:
+      (wakes: Queue<WakeJobData, WakeJobResult>, config: PodwardenConfig): PrewakeEnqueuer =>
+      async (pod) =>
+        String((await enqueueWake(wakes, pod, PREWAKE_REQUESTER, config.tuning)).job.id),
+    inject: [getQueueToken(WAKE_QUEUE), CONFIG],
   },
   {
-    provide: RhythmKeeper,
-    useFactory: (
-      config: PodwardenConfig,
-      usage: UsageStore,
-      rhythms: RhythmStore,
-      history: WakeHistory,
-      wakes: Queue<WakeJobData, WakeJobResult>,
-      ledger: BudgetLedger,
-      events: PodEventPublisher,
-      metrics: RhythmMetrics,
-      logger: AppLogger,
-    ) =>
-      new RhythmKeeper({
-        config,
-        usage,
-        rhythms,
-        history,
-        enqueue: async (pod) =>
-          String((await enqueueWake(wakes, pod, PREWAKE_REQUESTER, config.tuning)).job.id),
-        ledger,
-        events,
-        countPrewake: metrics.count,
-        logger,
-      }),
-    inject: [
-      CONFIG,
-      UsageStore,
-      RhythmStore,
-      WakeHistory,
-      getQueueToken(WAKE_QUEUE),
-      BudgetLedger,
-      PodEventPublisher,
-      RhythmMetrics,
-      LOGGER,
-    ],
+    provide: PREWAKE_COUNTER,
+    useFactory: (metrics: RhythmMetrics) => metrics.count,
+    inject: [RhythmMetrics],
   },
+  RhythmKeeperWiring,
+  RhythmKeeper,
 ];

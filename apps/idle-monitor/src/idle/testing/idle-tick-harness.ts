@@ -24,9 +24,10 @@ import {
   uniqueTestPrefix,
   type CapturedLogs,
 } from '@podwarden/testing';
-import { IdleTickService, type PodTickOutcome } from '../idle-tick.service';
+import type { IdleTickService, PodTickOutcome } from '../idle-tick.service';
 import type { IdleTickDependencies } from '../idle-tick-dependencies';
 import type { KeepAliveReader } from '../keep-alive-reading';
+import { newIdleTickService } from './new-idle-tick-service';
 import { RhythmKeeper, type PrewakeOutcome } from '../../rhythm/rhythm-keeper';
 
 /** Tick n runs at T0 + n seconds unless a test moves the clock further. */
@@ -46,7 +47,7 @@ export interface IdleTickHarnessOptions {
   readonly keepAliveReader?: KeepAliveReader;
   /** What the tick reads the proxies' traffic from; the real store on this Redis by default. */
   readonly proxyActivityReader?: Pick<ProxyActivityStore, 'read'>;
-  /** The tick's optional collaborators (ledger, status, orphan sweep, list readers, boot diagnoser); none by default. */
+  /** The tick's collaborators (ledger, status, orphan sweep, list readers, boot diagnoser); recording fakes by default. */
   readonly extras?: Partial<
     Pick<IdleTickDependencies, 'ledger' | 'status' | 'orphans' | 'listReaders' | 'boots'>
   >;
@@ -216,7 +217,7 @@ export class IdleTickHarness {
   }
 
   private newTick(store: IdleStateStore, stops: StopService): IdleTickService {
-    return new IdleTickService({
+    return newIdleTickService({
       config: this.config,
       client: this.fake,
       store,
@@ -229,7 +230,7 @@ export class IdleTickHarness {
       now: () => this.now,
       ...this.options.extras,
       ...(this.options.rhythm ? { rhythm: this.rhythmKeeper() } : {}),
-    });
+    }).service;
   }
 
   private rhythmKeeper(): RhythmKeeper {
@@ -242,6 +243,8 @@ export class IdleTickHarness {
         this.prewakesEnqueued.push(pod.name);
         return Promise.resolve(`prewake-${this.prewakesEnqueued.length}`);
       },
+      // No spec here sets a daily budget, so the pre-wake's budget check never reads it.
+      ledger: { figures: () => Promise.reject(new Error('no daily budget in the idle-tick specs')) },
       events: this.events,
       countPrewake: (_pod, outcome) => this.prewakeOutcomes.push(outcome),
       logger: this.logs.logger,
