@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { parseConfig, type PodwardenConfig } from '@podwarden/policies';
@@ -13,15 +15,6 @@ import {
 } from '@podwarden/platform';
 import { BillingReconcileProcessor } from './billing-reconcile.processor';
 import type { BillingReconciler } from './billing-reconciler';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /**
  * A gentle BullMQ close waits on the blocked fetch, which never answers once
@@ -39,15 +32,21 @@ describe('BillingReconcileProcessor at shutdown', () => {
   })();
   const logger = createLogger('idle-monitor', 'silent');
 
+  // A unix socket of its own, not a TCP port: no other spec's server can ever answer in its place.
   it('closes its worker, forced, within the grace after its Redis was killed', async () => {
-    const port = await freePort();
-    const server = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
-    const connection = new Redis({ port, maxRetriesPerRequest: null, lazyConnect: true });
+    const dir = mkdtempSync(join(tmpdir(), 'podwarden-billing-spec-'));
+    const socket = join(dir, 'redis.sock');
+    const server = spawn(
+      'redis-server',
+      ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
+    const connection = new Redis({ path: socket, maxRetriesPerRequest: null, lazyConnect: true });
     let worker: Worker | undefined;
     try {
-      await waitForRedis(port);
+      await waitForRedis(socket);
       worker = new Worker('billing-spec', async () => undefined, { connection });
       worker.on('error', () => undefined);
       await worker.waitUntilReady();
@@ -74,13 +73,14 @@ describe('BillingReconcileProcessor at shutdown', () => {
       server.kill('SIGKILL');
       if (worker !== undefined) await worker.close(true).catch(() => undefined);
       connection.disconnect();
+      rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 30_000);
 });
 
-async function waitForRedis(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const probe = new Redis({ port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+async function waitForRedis(path: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const probe = new Redis({ path, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     const up = await probe
       .connect()
       .then(() => probe.ping())
@@ -90,5 +90,5 @@ async function waitForRedis(port: number): Promise<void> {
     if (up) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`redis-server on ${port} never answered`);
+  throw new Error(`redis-server on ${path} never answered`);
 }

@@ -7,7 +7,7 @@ export interface WorkerShutdown {
   readonly worker: Worker;
   readonly running: RunningJobs;
   readonly graceMs: number;
-  /** Bound on asking the worker's connection whether Redis is there. */
+  /** Bound on asking Redis, over the worker's connection, whether it is there. */
   readonly probeMs: number;
   readonly logger: AppLogger;
   /** Names the worker in the Redis warning, e.g. "wake" or "idle tick". */
@@ -31,10 +31,13 @@ export async function closeWorkerWithinGrace(shutdown: WorkerShutdown): Promise<
   await worker.close(!settled || !redisUp);
 }
 
+// An answer from Redis (INFO: BullMQ's client interface has no PING), not the client's status: a
+// server killed a moment ago still reads 'ready' until the client notices, and a gentle close then
+// waits forever on the blocked fetch.
 async function connectionReady(worker: Worker, probeMs: number): Promise<boolean> {
   try {
-    const client = await withinTimeout(worker.backend.client, probeMs, 'worker connection');
-    return client.status === 'ready';
+    const answer = worker.backend.client.then((client) => client.info());
+    return typeof (await withinTimeout(answer, probeMs, 'worker connection')) === 'string';
   } catch {
     return false;
   }
