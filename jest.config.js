@@ -11,13 +11,14 @@ const transform = {
 };
 
 module.exports = {
+  // Read from the global config only (a project's own testTimeout did not reach jest-circus: a unit spec
+  // timed out at the 5 s default). Many unit specs talk to a real Redis or a local server, and on a
+  // loaded 2-core machine 5 s has timed out a passing spec. The e2e setup sets its own 180 s.
+  testTimeout: 30000,
   projects: [
     {
       displayName: 'unit',
       testEnvironment: 'node',
-      // Many unit specs talk to a real Redis or a local server: on a loaded
-      // 2-core machine the 5 s default has timed out a passing spec.
-      testTimeout: 30000,
       rootDir: __dirname,
       roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/packages'],
       testMatch: ['**/*.spec.ts'],
@@ -34,7 +35,6 @@ module.exports = {
       moduleFileExtensions: ['ts', 'js', 'json'],
       transform,
       moduleNameMapper,
-      testTimeout: 180000,
       setupFilesAfterEnv: ['<rootDir>/test/support/e2e-setup.ts'],
     },
   ],
