@@ -137,14 +137,22 @@ describe(IdleTickProcessor.name, () => {
   });
 
   describe('at shutdown', () => {
-    /** A stand-in for BullMQ's worker: records how it was paused and closed, with Redis up or not. */
+    /** A stand-in for BullMQ's worker: records how it was paused and closed, with Redis answering or not. */
     function workerOf(processor: IdleTickProcessor, redisStatus = 'ready'): string[] {
       const calls: string[] = [];
       const worker = {
         pause: (): Promise<void> => Promise.resolve(void calls.push('pause')),
         close: (force = false): Promise<void> =>
           Promise.resolve(void calls.push(force ? 'force' : 'graceful')),
-        backend: { client: Promise.resolve({ status: redisStatus }) },
+        backend: {
+          client: Promise.resolve({
+            status: redisStatus,
+            info: (): Promise<string> =>
+              redisStatus === 'ready'
+                ? Promise.resolve('# Server')
+                : Promise.reject(new Error('Connection is closed.')),
+          }),
+        },
       };
       Object.assign(processor, { _worker: worker });
       return calls;
