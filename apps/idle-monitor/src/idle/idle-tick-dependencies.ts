@@ -7,6 +7,7 @@ import {
   IdleStateStore,
   KeepAliveStore,
   LOGGER,
+  PendingStopStore,
   PodEventPublisher,
   ProxyActivityStore,
   RUNPOD_CLIENT,
@@ -58,6 +59,8 @@ export class IdleTickDependencies {
     @Inject(BootDiagnoser) readonly boots: EarlyStops,
     /** The usage record and the adaptive window and pre-wakes (a fixed-window pod keeps its window). */
     @Inject(RhythmKeeper) readonly rhythm: Pick<RhythmKeeper, 'windowFor' | 'afterTick'>,
+    /** Stops RunPod accepted and no tick has seen land: an operator's explains a Down edge. */
+    @Inject(PendingStopStore) readonly pendingStops: Pick<PendingStopStore, 'all'>,
   ) {}
 }
 

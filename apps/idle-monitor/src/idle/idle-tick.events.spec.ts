@@ -37,4 +37,44 @@ describe('IdleTickService: what the ticks announce on the event stream', () => {
     }
     expect(h.events.events.length).toBe(afterReady);
   });
+
+  it('a ready pod seen down while an operator’s accepted stop is pending: the Down edge says manual', async () => {
+    const pending = {
+      podId: 'p1',
+      trigger: 'manual',
+      stoppedAt: 0,
+      ticksWaited: 0,
+      restops: 0,
+      confirmedAt: null,
+    };
+    const read: string[] = [];
+    const h = harness({
+      extras: {
+        pendingStops: {
+          all: (podName) => {
+            read.push(podName);
+            return Promise.resolve([pending]);
+          },
+        },
+      },
+    });
+    h.fake.setPod('p1', { metrics: { active: 1, completed: 0 } });
+    await h.next();
+    expect(read).toEqual([]);
+    // The tick sees the pod stopped before the stop service has marked it down.
+    h.fake.setPod('p1', { metrics: null, observation: 'Exited', listedStatus: 'EXITED' });
+    await h.next();
+
+    expect(phases(h)).toEqual(['down→ready null', 'ready→down manual']);
+    expect(read).toEqual([h.pod().name]);
+  });
+
+  it('a ready pod that goes down with no stop pending: the Down edge gives no reason', async () => {
+    const h = harness();
+    h.fake.setPod('p1', { metrics: { active: 1, completed: 0 } });
+    await h.next();
+    h.fake.removePod('p1');
+    await h.next();
+    expect(phases(h).at(-1)).toBe('ready→down null');
+  });
 });

@@ -3,6 +3,8 @@ import { Injectable } from '@nestjs/common';
 import {
   advanceIdle,
   idleEventsOf,
+  downReasonOf,
+  type DownReason,
   isPodConfigured,
   type IdleState,
   type ListedPod,
@@ -196,9 +198,18 @@ export class IdleTickService {
     required: number,
   ): Promise<void> {
     const { events } = this.deps;
-    for (const event of idleEventsOf(before, after, required, stop)) {
+    const reason =
+      before.phase !== 'Down' && after.phase === 'Down' ? await this.downReason(pod, stop) : null;
+    for (const event of idleEventsOf(before, after, required, reason)) {
       await events.publish(pod.name, event.type, event.data);
     }
+  }
+
+  /** Read only on a Down edge; an unreadable list leaves the reason the tick's own. */
+  private async downReason(pod: PodConfig, stop: StopReason | null): Promise<DownReason | null> {
+    if (stop !== null) return stop;
+    const pending = await this.deps.pendingStops.all(pod.name).catch(() => []);
+    return downReasonOf(stop, pending);
   }
 
   private stopDeps(): { stops: IdleTickDependencies['stops']; logger: AppLogger; dryRun: boolean } {

@@ -1,4 +1,5 @@
-import type { IdlePhase, IdleState, StopReason } from './idle-phase';
+import type { IdlePhase, IdleState } from './idle-phase';
+import type { DownReason } from './down-reason';
 
 /** The phase as the event stream names it. */
 export type EventPhase = 'down' | 'booting' | 'ready';
@@ -10,8 +11,8 @@ export type IdleEvent =
         readonly phase: EventPhase;
         readonly from: EventPhase;
         readonly readySince: string | null;
-        /** The guard whose stop took the pod down, when one did. */
-        readonly stopReason: StopReason | null;
+        /** The guard or operator whose stop took the pod down, when one did. */
+        readonly stopReason: DownReason | null;
       };
     }
   | {
@@ -30,7 +31,7 @@ export function idleEventsOf(
   before: IdleState,
   after: IdleState,
   requiredIdleStreak: number,
-  stopReason: StopReason | null,
+  stopReason: DownReason | null,
 ): IdleEvent[] {
   const events: IdleEvent[] = [];
   if (before.phase !== after.phase) {

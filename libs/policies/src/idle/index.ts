@@ -7,6 +7,7 @@ export * from './keep-alive';
 export * from './proxy-activity';
 export * from './seen-up';
 export * from './idle-events';
+export * from './down-reason';
 export * from './orphan-sweep';
 export * from './never-ran';
 export * from './stop-confirmation';

@@ -49,7 +49,7 @@ export interface IdleTickHarnessOptions {
   readonly proxyActivityReader?: Pick<ProxyActivityStore, 'read'>;
   /** The tick's collaborators (ledger, status, orphan sweep, list readers, boot diagnoser); recording fakes by default. */
   readonly extras?: Partial<
-    Pick<IdleTickDependencies, 'ledger' | 'status' | 'orphans' | 'listReaders' | 'boots'>
+    Pick<IdleTickDependencies, 'ledger' | 'status' | 'orphans' | 'listReaders' | 'boots' | 'pendingStops'>
   >;
   /** Runs the usage record and the adaptive window and pre-wakes (RhythmKeeper) on this Redis. */
   readonly rhythm?: boolean;

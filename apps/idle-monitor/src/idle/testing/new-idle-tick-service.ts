@@ -85,6 +85,12 @@ export function newIdleTickService(overrides: Partial<IdleTickDependencies> = {}
         return Promise.resolve();
       },
     },
+    pendingStops: {
+      all: (podName) => {
+        calls.push(`pendingStops.all ${podName}`);
+        return Promise.resolve([]);
+      },
+    },
   };
   const deps: IdleTickDependencies = { ...fakes, ...overrides };
   return { service: new IdleTickService(deps), deps, calls, events };
