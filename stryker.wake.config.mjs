@@ -13,6 +13,8 @@ export default {
     '!apps/waker/src/wake/**/*.spec.ts',
     '!apps/waker/src/wake/testing/**',
     'libs/platform/src/stop/stop-service.ts',
+    // The stop service's record-and-announce step, split out of it.
+    'libs/platform/src/stop/record-stop-call.ts',
     'libs/platform/src/records/record-billable.ts',
   ],
   // The waker and the libraries it compiles against, not the whole repo (see tsconfig.stryker.json's note in docs/testing.md).
