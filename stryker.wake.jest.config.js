@@ -4,6 +4,8 @@
 // and BullMQ per test and mutates nothing of its own.
 module.exports = {
   ...require('./stryker.jest.base.js'),
-  roots: ['<rootDir>/apps/waker', '<rootDir>/libs/platform/src/stop'],
+  // All of libs/platform/src: jest's related-test search (Stryker's findRelatedTests) only follows imports
+  // through files under a root, and the stop specs build the service through src/testing/new-stop-service.ts.
+  roots: ['<rootDir>/apps/waker', '<rootDir>/libs/platform/src'],
   testMatch: ['<rootDir>/apps/waker/src/wake/**/*.spec.ts', '<rootDir>/libs/platform/src/stop/*.spec.ts'],
 };
