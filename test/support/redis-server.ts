@@ -31,7 +31,18 @@ export class RedisServer {
 
   /** `args` are extra redis-server options (a cluster node's, a replica's). */
   static async start(args: string[] = [], port?: number): Promise<RedisServer> {
-    const chosen = port ?? (await freePort());
+    // A free port can be taken by a parallel spec before redis-server binds it (or its cluster bus port,
+    // +10000): a server that exits while starting is tried again on another port, when none was asked for.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await RedisServer.startOn(args, port ?? (await freePort()));
+      } catch (error) {
+        if (port !== undefined || attempt >= 5 || !/exited/.test(String(error))) throw error;
+      }
+    }
+  }
+
+  private static async startOn(args: string[], chosen: number): Promise<RedisServer> {
     const dir = mkdtempSync(join(tmpdir(), `podwarden-redis-${chosen}-`));
     const child = spawn(
       'redis-server',
