@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'bullmq';
 import Redis from 'ioredis';
-import { parseConfig, type PodwardenConfig } from '@podwarden/policies';
+import { testConfig } from '@podwarden/testing';
 import {
   PodwardenMetrics,
   RedisKeys,
@@ -22,14 +22,7 @@ import type { BillingReconciler } from './billing-reconciler';
  * at once without Redis, and must not take the tick worker's place in readiness.
  */
 describe('BillingReconcileProcessor at shutdown', () => {
-  const config = ((): PodwardenConfig => {
-    const parsed = parseConfig(
-      { RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol', SHUTDOWN_GRACE_MS: '3000' },
-      null,
-    );
-    if (!parsed.ok) throw new Error(parsed.error);
-    return parsed.config;
-  })();
+  const config = testConfig({ SHUTDOWN_GRACE_MS: '3000' });
   const logger = createLogger('idle-monitor', 'silent');
 
   // A unix socket of its own, not a TCP port: no other spec's server can ever answer in its place.

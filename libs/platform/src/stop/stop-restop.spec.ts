@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { INITIAL_IDLE_STATE, parseConfig, type ListedPod, type PodwardenConfig } from '@podwarden/policies';
+import { INITIAL_IDLE_STATE, type ListedPod } from '@podwarden/policies';
 import type { PodActionResult } from '@podwarden/runpod-client';
 import {
   FAKE_REFUSED_DETAIL,
@@ -10,6 +10,7 @@ import {
   captureLogs,
   connectTestRedis,
   deleteKeysUnder,
+  testConfig,
   uniqueTestPrefix,
 } from '@podwarden/testing';
 import { IdleStateStore } from '../idle/idle-state-store';
@@ -22,12 +23,6 @@ const PREFIX = uniqueTestPrefix('stop-restop');
 const KEYS = new RedisKeys(PREFIX);
 const AT = '2026-11-30T10:15:00.000Z';
 const RESTOP: RestopNote = { detail: 're-stop 1 of 2: still RUNNING after 3 ticks' };
-
-function config(): PodwardenConfig {
-  const parsed = parseConfig({ RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol-1' }, null);
-  if (!parsed.ok) throw new Error(parsed.error);
-  return parsed.config;
-}
 
 /** The action log as the stop path uses it: every record kept in order. */
 class RecordingActions {
@@ -76,7 +71,7 @@ function harness(runpod: FakeRunPod, stopWakes?: () => Promise<number>) {
   const store = new IdleStateStore(redis, KEYS);
   const wakes = stopWakes === undefined ? undefined : { stopWakes };
   const sut = newStopService({
-    config: config(),
+    config: testConfig(),
     client: runpod,
     actions,
     idleStates: store,
@@ -86,7 +81,7 @@ function harness(runpod: FakeRunPod, stopWakes?: () => Promise<number>) {
     wakes,
     pendingStops: pending,
   });
-  return { sut, logs, actions, pending, events, store, pod: config().pods[0] };
+  return { sut, logs, actions, pending, events, store, pod: testConfig().pods[0] };
 }
 
 describe('StopService: following accepted stops and re-stops', () => {
