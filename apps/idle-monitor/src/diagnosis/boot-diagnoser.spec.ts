@@ -205,8 +205,4 @@ describe('withEarlyStop', () => {
     const boots = { check: async () => asks };
     expect(await withEarlyStop(boots, due as never, req)).toBe(expected);
   });
-
-  it('without a diagnoser the phase machine decides alone', async () => {
-    expect(await withEarlyStop(undefined, 'boot-grace', req)).toBe('boot-grace');
-  });
 });

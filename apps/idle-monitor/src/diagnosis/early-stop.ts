@@ -10,11 +10,10 @@ import type { BootCheck, BootDiagnoser } from './boot-diagnoser';
 export type EarlyStops = Pick<BootDiagnoser, 'check'>;
 
 export async function withEarlyStop(
-  boots: EarlyStops | undefined,
+  boots: EarlyStops,
   stopDue: StopReason | null,
   check: Omit<BootCheck, 'stopDue'>,
 ): Promise<StopReason | null> {
-  if (boots === undefined) return stopDue;
   const early = await boots.check({ ...check, stopDue });
   return stopDue === 'runtime-cap' ? stopDue : (early ?? stopDue);
 }

@@ -18,12 +18,6 @@ function ledgerAnswering(answer: () => Promise<number | null>) {
 }
 
 describe('settleRun', () => {
-  it('without a ledger (no daily budget) does nothing and logs nothing', async () => {
-    const logs = captureLogs();
-    await expect(settleRun(undefined, logs.logger, POD, UP_SINCE, NOW)).resolves.toBeUndefined();
-    expect(logs.lines).toEqual([]);
-  });
-
   it('settles the pod from the cap clock start to now and logs the amount in USD, to the cent', async () => {
     const logs = captureLogs();
     const ledger = ledgerAnswering(() => Promise.resolve(1_236_000));

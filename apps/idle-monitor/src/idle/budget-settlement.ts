@@ -7,13 +7,12 @@ import { errorMessage, type AppLogger, type BudgetLedger } from '@podwarden/plat
  * the side of refusing.
  */
 export async function settleRun(
-  ledger: Pick<BudgetLedger, 'settle'> | undefined,
+  ledger: Pick<BudgetLedger, 'settle'>,
   logger: AppLogger,
   pod: PodConfig,
   upSince: number | null,
   now: number,
 ): Promise<void> {
-  if (ledger === undefined) return;
   try {
     const micros = await ledger.settle(pod.name, upSince, now);
     if (micros !== null) {

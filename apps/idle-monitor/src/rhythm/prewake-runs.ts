@@ -85,7 +85,7 @@ export class PrewakeRuns {
   /** A pre-wake that would bill past the day's budget is not asked for (the wake's reservation refuses it anyway). */
   private async overBudget(pod: PodConfig, rhythm: PodRhythm, slot: PrewakeSlot): Promise<boolean> {
     const { config, ledger } = this.deps;
-    if (config.dailyBudgetUsd === null || ledger === undefined) return false;
+    if (config.dailyBudgetUsd === null) return false;
     const figures = await this.within(ledger.figures(Date.now()), 'budget ledger read');
     const boot = rhythm.bootMinutes ?? 3;
     const minutes = boot + Math.max(slot.untilMinute - slot.wakeMinute, 0);
