@@ -1,7 +1,13 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type Redis from 'ioredis';
-import { RUNPOD_CLIENT, WAKE_JOB, WAKE_QUEUE, type WakeJobResult } from '@podwarden/platform';
+import {
+  PodwardenMetrics,
+  RUNPOD_CLIENT,
+  WAKE_JOB,
+  WAKE_QUEUE,
+  type WakeJobResult,
+} from '@podwarden/platform';
 import {
   TEST_REDIS_URL,
   captureLogs,
@@ -100,6 +106,17 @@ function blockedWake(then = found('p1', 'Starting')) {
   return { runpod, inside, release };
 }
 
+/** The wake-queue job counter's line whose labels contain `label`, from the waker's registry. */
+async function metricLine(waker: Waker, label: string): Promise<string | undefined> {
+  const text = await waker.module.get(PodwardenMetrics).registry.metrics();
+  return text
+    .split('\n')
+    .find(
+      (line) =>
+        line.startsWith('podwarden_jobs_total{') && line.includes('queue="wake"') && line.includes(label),
+    );
+}
+
 async function settled(job: Job, events: QueueEvents): Promise<string> {
   return job.waitUntilFinished(events, 30_000).then(
     () => 'completed',
@@ -163,6 +180,53 @@ describe(WakeProcessor.name, () => {
       'failed: invalid wake payload: requestedBy must be a string when present',
     );
     expect(runpod.calls).toEqual([]);
+  });
+
+  describe('a run that throws', () => {
+    it("is put back, delayed, and runs again; the job completes with the next run's wake", async () => {
+      let observes = 0;
+      const runpod = scriptedRunPod()
+        .alwaysList(volumeWith(['p1']))
+        .alwaysObserve('p1', () => {
+          observes += 1;
+          if (observes === 1) throw new Error('connection reset');
+          return found('p1', 'Running', 1);
+        });
+      const waker = await startWaker(runpod);
+
+      const job = await waker.add();
+      const result = (await job.waitUntilFinished(waker.events, 30_000)) as WakeJobResult;
+
+      expect(result).toMatchObject({ attemptId: job.id, outcome: 'AlreadyRunning', podId: 'p1' });
+      expect(waker.logs.messages('warn')).toContain(
+        'wake run 1 of at most 4 threw; putting the job back to run again',
+      );
+      expect(runpod.calls).toEqual(['list', 'observe p1', 'list', 'observe p1']);
+      const finished = await waker.queue.getJob(String(job.id));
+      expect(finished?.attemptsStarted).toBe(2);
+      expect(finished?.attemptsMade).toBe(1);
+      expect(await metricLine(waker, 'outcome="requeued"')).toMatch(/ 1$/);
+    });
+
+    it('one that throws on every run fails the job at its fourth run, recorded as an Exception once', async () => {
+      const runpod = scriptedRunPod()
+        .alwaysList(volumeWith(['p1']))
+        .alwaysObserve('p1', () => {
+          throw new Error('connection reset');
+        });
+      const waker = await startWaker(runpod);
+
+      const job = await waker.add();
+
+      expect(await settled(job, waker.events)).toBe('failed: connection reset');
+      expect(runpod.calls.filter((call) => call === 'list')).toHaveLength(4);
+      expect(waker.logs.messages('warn').filter((m) => m.includes('putting the job back'))).toEqual([
+        'wake run 1 of at most 4 threw; putting the job back to run again',
+        'wake run 2 of at most 4 threw; putting the job back to run again',
+        'wake run 3 of at most 4 threw; putting the job back to run again',
+      ]);
+      expect(waker.logs.messages('error')).toEqual(['wake threw: connection reset']);
+    });
   });
 
   describe('shutdown', () => {

@@ -1,5 +1,6 @@
 import { OnWorkerEvent, Processor } from '@nestjs/bullmq';
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
+import { MAX_WAKE_RUNS, WAKE_RERUN_DELAY_MS } from '@podwarden/policies';
 import {
   TrackedWorkerHost,
   UNREADABLE_JOB_REASON,
@@ -10,6 +11,7 @@ import {
   type WakeJobResult,
 } from '@podwarden/platform';
 import { WakeJobRunner } from './wake/wake-job-runner';
+import { WakeRunAgainError } from './wake/wake-run-again';
 
 /**
  * Consumes the `wake` queue (options from WakerModule.forRoot); each job's AbortSignal reaches every RunPod
@@ -29,14 +31,31 @@ export class WakeProcessor extends TrackedWorkerHost {
   }
 
   // Three declared parameters: BullMQ hands a signal only to a processor that takes one.
-  process(job: Job, _token?: string, signal?: AbortSignal): Promise<WakeJobResult> {
+  process(job: Job, token?: string, signal?: AbortSignal): Promise<WakeJobResult> {
     const startedAt = Date.now();
-    const work = this.runner.process(job, signal);
+    const work = this.runner.process(job, signal).catch((error: unknown) => this.putBack(job, token, error));
     work.then(
       (result) => this.kit.metrics.jobFinished(WAKE_QUEUE, result.outcome, Date.now() - startedAt),
-      () => this.kit.metrics.jobFinished(WAKE_QUEUE, 'failed', Date.now() - startedAt),
+      (error: unknown) =>
+        this.kit.metrics.jobFinished(
+          WAKE_QUEUE,
+          error instanceof DelayedError ? 'requeued' : 'failed',
+          Date.now() - startedAt,
+        ),
     );
     return this.track(work);
+  }
+
+  /** A run that may run again goes back to the queue, delayed; any other throw fails the job as before. */
+  private async putBack(job: Job, token: string | undefined, error: unknown): Promise<never> {
+    if (!(error instanceof WakeRunAgainError) || token === undefined) throw error;
+    this.kit.logger.warn(
+      { jobId: job.id, err: error.message },
+      `wake run ${error.runsStarted} of at most ${MAX_WAKE_RUNS} threw; putting the job back to run again`,
+    );
+    // If Redis cannot take the move either, the job's lock lapses and the stalled check re-delivers it.
+    await job.moveToDelayed(Date.now() + WAKE_RERUN_DELAY_MS, token);
+    throw new DelayedError();
   }
 
   override onApplicationBootstrap(): void {

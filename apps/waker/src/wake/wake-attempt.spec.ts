@@ -1,3 +1,4 @@
+import { MAX_WAKE_RUNS } from '@podwarden/policies';
 import { FenceLostError, PREWAKE_REQUESTER, type WakeJobResult } from '@podwarden/platform';
 import type { FakeRunPod } from '@podwarden/testing';
 import { RecordedEvents, actionAccepted, captureLogs, found, volumeWith } from '@podwarden/testing';
@@ -11,6 +12,7 @@ import { ScriptedFence } from './testing/scripted-fence';
 import { testConfig, testPod } from './testing/test-config';
 import { scriptedRunPod } from './testing/wake-run-harness';
 import { WakeAttempt } from './wake-attempt';
+import { WakeRunAgainError } from './wake-run-again';
 
 /** The progress store: every set and clear kept; a set throws while `failing` is set. */
 class RecordingProgress {
@@ -54,10 +56,12 @@ function attempt(runpod: FakeRunPod) {
     history,
     progress,
   });
-  const request = (requestedBy: string | null = 'ops') => ({
+  // By default the job's last run: a throw there is the wake's end, recorded.
+  const request = (requestedBy: string | null = 'ops', runsStarted = MAX_WAKE_RUNS) => ({
     pod: testPod(config),
     attemptId: 'job-1',
     requestedBy,
+    runsStarted,
   });
   return { sut, logs, history, published, progress, events, actions, request };
 }
@@ -138,6 +142,39 @@ describe(WakeAttempt.name, () => {
       reason: `${prefix}${err}`,
     });
     expect(h.published).toEqual([expect.objectContaining({ outcome: 'Failed', failureKind: 'provider' })]);
+  });
+
+  it.each([1, 2, 3])(
+    'a run %p that throws, not cancelled, is thrown back to run again: nothing recorded, published or logged',
+    async (runsStarted) => {
+      const runpod = scriptedRunPod(); // no list scripted: the first call throws
+      const h = attempt(runpod);
+
+      const thrown = await h.sut.run(h.request('ops', runsStarted)).catch((error: unknown) => error);
+
+      expect(thrown).toBeInstanceOf(WakeRunAgainError);
+      const again = thrown as WakeRunAgainError;
+      expect(again.runsStarted).toBe(runsStarted);
+      expect(again.cause).toBeInstanceOf(Error);
+      expect(again.message).toBe(`wake run ${runsStarted} threw: ${(again.cause as Error).message}`);
+      expect(h.history.records.map((r) => r.type)).toEqual(['Requested']);
+      expect(h.published).toEqual([]);
+      expect(h.events.of('wake-completed')).toEqual([]);
+      expect(h.logs.lines).toEqual([]);
+      expect(runpod.billableCalls).toEqual([]);
+    },
+  );
+
+  it("a cancelled run that throws is the wake's end even on its first run: recorded, not run again", async () => {
+    const h = attempt(scriptedRunPod());
+    const controller = new AbortController();
+    controller.abort(new Error('wake cancelled: by test'));
+
+    const thrown = await h.sut.run(h.request('ops', 1), controller.signal).catch((error: unknown) => error);
+
+    expect(thrown).not.toBeInstanceOf(WakeRunAgainError);
+    expect(h.history.records.map((r) => r.type)).toEqual(['Requested', 'Completed']);
+    expect(h.history.records[1]).toMatchObject({ wakeOutcome: 'Exception' });
   });
 
   it.each<[string | null, 'wake' | 'prewake']>([

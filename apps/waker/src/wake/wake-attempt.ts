@@ -1,4 +1,4 @@
-import { classifyLastWake, proxyUrlFor } from '@podwarden/policies';
+import { classifyLastWake, proxyUrlFor, thrownWakeRunsAgain } from '@podwarden/policies';
 import {
   PREWAKE_REQUESTER,
   errorMessage,
@@ -16,6 +16,7 @@ import type { WakeRequest } from './wake-request';
 import { providerFailed, stoppedByOperator, type WakeResult } from './wake-result';
 import type { WakeRunFence } from './wake-run-context';
 import { WakeRun } from './wake-run';
+import { WakeRunAgainError } from './wake-run-again';
 
 export interface WakeAttemptDependencies extends WakeDependencies {
   readonly gate: Pick<WakeGate, 'publishResult'>;
@@ -55,6 +56,10 @@ export class WakeAttempt {
           `wake fenced out: ${error.message}`,
         );
         throw error;
+      }
+      if (thrownWakeRunsAgain({ runsStarted: request.runsStarted, cancelled: signal?.aborted === true })) {
+        // Nothing recorded: the run again reconciles what this one may have placed, then decides.
+        throw new WakeRunAgainError(request.runsStarted, error);
       }
       const thrown = providerFailed(thrownMessage(error, signal), {
         candidatesConsidered: 0,

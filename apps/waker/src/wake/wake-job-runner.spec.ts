@@ -27,6 +27,7 @@ import {
 } from '@podwarden/testing';
 import { realSleep, type Sleep } from './sleeper';
 import { WakeJobRunner, type WakeJobRunnerDependencies } from './wake-job-runner';
+import { WakeRunAgainError } from './wake-run-again';
 import { deferred } from './testing/deferred';
 import { newWakeJobRunner } from './testing/new-wake-run';
 import { FIXED_NOW, fixedClock } from './testing/fixed-clock';
@@ -58,8 +59,9 @@ afterAll(async () => {
   await redis.quit();
 });
 
-function job(id: string, data: unknown): Job {
-  return { id, data } as unknown as Job;
+/** A job as BullMQ hands it over; without `attemptsStarted` its run count is unreadable (never run again). */
+function job(id: string, data: unknown, attemptsStarted?: number): Job {
+  return { id, data, attemptsStarted } as unknown as Job;
 }
 
 interface RunnerHarness {
@@ -78,6 +80,7 @@ function replica(
   options: {
     onJoinWait?: (waits: number) => Promise<void> | void;
     gateLeaseMs?: number;
+    gate?: WakeGate;
     history?: Pick<WakeHistory, 'requested' | 'completed'>;
     status?: WakeJobRunnerDependencies['status'];
     pod?: Partial<PodConfig>;
@@ -86,7 +89,7 @@ function replica(
   const config = testConfig();
   config.pods[0] = { ...config.pods[0], ...options.pod };
   const logs = captureLogs();
-  const gate = new WakeGate(redis, KEYS);
+  const gate = options.gate ?? new WakeGate(redis, KEYS);
   const progress = new WakeProgressStore(redis, KEYS);
   const intents = new MemoryIntents();
   const actions = new RecordingActionLog(undefined, intents);
@@ -676,6 +679,65 @@ describe(WakeJobRunner.name, () => {
         }),
       ]);
     });
+
+    it('a run that throws below the cap is handed back to run again, unrecorded; the next run of the job wakes', async () => {
+      let observes = 0;
+      const runpod = scriptedRunPod()
+        .alwaysList(volumeWith(['p1']))
+        .alwaysObserve('p1', () => {
+          observes += 1;
+          if (observes === 1) throw new Error('connection reset');
+          return found('p1', 'Running', 1);
+        });
+      const sut = replica(runpod);
+
+      const first = await errorOf(sut.runner.process(job('job-R', { podName: TEST_POD_NAME }, 1)));
+
+      expect(first).toBeInstanceOf(WakeRunAgainError);
+      expect(first.message).toBe('wake run 1 threw: connection reset');
+      expect(await historyOf(TEST_POD_NAME)).toMatchObject([{ type: 'Requested', attemptId: 'job-R' }]);
+      expect(await sut.gate.readResult('job-R')).toBeNull();
+      expect(await sut.gate.holder(OUR_VOLUME)).toBeNull();
+
+      const second = await sut.runner.process(job('job-R', { podName: TEST_POD_NAME }, 2));
+
+      expect(second).toMatchObject({ attemptId: 'job-R', outcome: 'AlreadyRunning', podId: 'p1' });
+      expect((await historyOf(TEST_POD_NAME)).map((r) => r.type)).toEqual([
+        'Requested',
+        'Requested',
+        'Completed',
+      ]);
+      expect(runpod.billableCalls).toEqual([]);
+    });
+
+    it.each<[string, number | undefined, boolean]>([
+      ['its first run', 1, true],
+      ['its third run', 3, true],
+      ['its last run', 4, false],
+      ['a job whose run count is unreadable', undefined, false],
+    ])(
+      'a gate Redis cannot answer on %s (attemptsStarted %p): runs again %p',
+      async (_case, attemptsStarted, runsAgain) => {
+        const down = new Error('Command timed out');
+        const gate = new WakeGate(redis, KEYS);
+        gate.enter = () => Promise.reject(down);
+        const runpod = scriptedRunPod();
+        const sut = replica(runpod, { gate });
+
+        const error = await errorOf(
+          sut.runner.process(job('job-G', { podName: TEST_POD_NAME }, attemptsStarted)),
+        );
+
+        if (runsAgain) {
+          expect(error).toBeInstanceOf(WakeRunAgainError);
+          expect(error.cause).toBe(down);
+        } else {
+          expect(error).toBe(down);
+        }
+        expect(runpod.calls).toEqual([]);
+        expect(await historyOf(TEST_POD_NAME)).toEqual([]);
+      },
+    );
 
     it('a cancelled wake (its job signal aborted) stops before its next call, is recorded as cancelled, releases the gate and fails the job', async () => {
       const cancel = new AbortController();

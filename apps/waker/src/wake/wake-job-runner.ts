@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { findPod, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
+import { findPod, thrownWakeRunsAgain, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
 import {
   ActionLog,
   BillableIntents,
@@ -22,6 +22,7 @@ import type { Sleep } from './sleeper';
 import { WakeAttempt, type WakeAttemptDependencies } from './wake-attempt';
 import type { WakeControlPlane } from './wake-dependencies';
 import type { WakeRequest } from './wake-request';
+import { WakeRunAgainError, runsStartedOf } from './wake-run-again';
 
 /** The clock, the sleeps and the gate's timing: values (WakerModule's), so specs never wait. */
 export interface WakeTiming {
@@ -81,13 +82,17 @@ export class WakeJobRunner {
     }
     const { gate, gateLeaseMs } = this.deps;
     for (;;) {
-      const entry = await gate.enter(pod.volumeId, attemptId, gateLeaseMs);
+      const entry = await this.runAgainOr(request, signal, () =>
+        gate.enter(pod.volumeId, attemptId, gateLeaseMs),
+      );
       if (entry.kind === 'acquired') {
         return gate.hold(pod.volumeId, entry.lease, gateLeaseMs, (fence) =>
           this.attempts.run(request, signal, fence),
         );
       }
-      const joined = await this.join(pod, entry.holderAttemptId, signal);
+      const joined = await this.runAgainOr(request, signal, () =>
+        this.join(pod, entry.holderAttemptId, signal),
+      );
       if (joined) return { ...joined, joined: true };
       // The holder vanished without a result (its worker died and the lease
       // ran out): try the gate again; a fresh wake re-reads the volume first.
@@ -104,7 +109,27 @@ export class WakeJobRunner {
         `invalid wake payload: unknown pod name ${JSON.stringify(check.data.podName)}`,
       );
     }
-    return { pod, attemptId: String(job.id), requestedBy: check.data.requestedBy ?? null };
+    return {
+      pod,
+      attemptId: String(job.id),
+      requestedBy: check.data.requestedBy ?? null,
+      runsStarted: runsStartedOf(job),
+    };
+  }
+
+  /** The gate's reads and writes decide nothing yet: one that throws runs the job again, below the cap. */
+  private async runAgainOr<T>(
+    request: WakeRequest,
+    signal: AbortSignal | undefined,
+    step: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      const { runsStarted } = request;
+      if (!thrownWakeRunsAgain({ runsStarted, cancelled: signal?.aborted === true })) throw error;
+      throw new WakeRunAgainError(runsStarted, error);
+    }
   }
 
   private async join(

@@ -17,7 +17,7 @@ export class WorkerMetrics {
     const registers = [shared.registry];
     this.jobs = new Counter({
       name: 'podwarden_jobs_total',
-      help: 'Jobs this worker finished, by queue and outcome (a wake: its outcome; "failed" when the job failed)',
+      help: 'Jobs this worker finished, by queue and outcome (a wake: its outcome; "failed" when the job failed; "requeued" when a run that threw was put back to run again)',
       labelNames: ['queue', 'outcome'] as const,
       registers,
     });

@@ -8,3 +8,4 @@ export * from './realised-contract';
 export * from './created-pod-verdict';
 export * from './created-pod-round';
 export * from './create-in-doubt';
+export * from './thrown-wake';
