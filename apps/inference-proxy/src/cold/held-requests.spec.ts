@@ -188,6 +188,17 @@ describe(HeldRequests.name, () => {
     expect(await Promise.all(held)).toEqual([{ kind: 'timeout' }, { kind: 'timeout' }]);
   });
 
+  it('a request that arrives after the shutdown ends at once as a timeout, held by nobody', async () => {
+    sut.onModuleDestroy();
+    fakes.readiness = { kind: 'ready', baseUrl: 'http://pod' };
+
+    expect(await sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1')).toEqual({
+      kind: 'timeout',
+    });
+    expect(sut.count(POD)).toBe(0);
+    expect(fakes.events).toEqual([]);
+  });
+
   it('holds again after every earlier request was released (a new look starts)', async () => {
     fakes.readiness = { kind: 'ready', baseUrl: 'http://pod' };
     expect(await sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1')).toEqual({

@@ -48,6 +48,8 @@ export class HeldRequests implements OnModuleDestroy {
   }
 
   hold(pod: PodConfig, holdMs: number, signal: AbortSignal, attemptId: string): Promise<HoldEnding> {
+    // Shutting down: no look would ever release it, so it ends now rather than hanging its client.
+    if (this.closed) return Promise.resolve({ kind: 'timeout' });
     const key = pod.name.toLowerCase();
     const holds = this.pods.get(key) ?? { pod, waiters: [], polling: false };
     this.pods.set(key, holds);
