@@ -92,6 +92,38 @@ describe('createRedis: the request connection bounds every command', () => {
   });
 });
 
+describe('a cluster no node of which answers', () => {
+  it('bounds a command issued before any node is ready, for requests; a worker connection keeps waiting', async () => {
+    const nodes = [{ host: '127.0.0.1', port: 1 }];
+    const target = { url: 'redis://x', topology: { kind: 'cluster' as const, nodes, auth } };
+    const request = createRedis(target, 'request', BOUND_MS);
+    const worker = createRedis(target, 'worker');
+    try {
+      const startedAt = Date.now();
+      const requestRead = request.get('bound-spec:cluster').then(
+        () => 'fulfilled',
+        (error: Error) => error.message,
+      );
+      const workerRead = worker.get('bound-spec:cluster').then(
+        () => 'fulfilled',
+        (error: Error) => error.message,
+      );
+
+      expect(await requestRead).toBe('Command timed out');
+      expect(Date.now() - startedAt).toBeLessThan(BOUND_MS + 2000);
+      // Workers never give up on a command: still pending well after the request's bound.
+      const late = await Promise.race([
+        workerRead,
+        new Promise((r) => setTimeout(() => r('pending'), BOUND_MS)),
+      ]);
+      expect(late).toBe('pending');
+    } finally {
+      request.disconnect();
+      worker.disconnect();
+    }
+  });
+});
+
 const auth = { username: null, password: null, tls: false };
 
 async function eventually<T>(read: () => Promise<T>): Promise<T> {

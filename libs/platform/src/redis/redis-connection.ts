@@ -1,5 +1,5 @@
 import type { ConnectionOptions } from 'bullmq';
-import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import Redis, { Cluster, type ClusterOptions, type Command, type RedisOptions } from 'ioredis';
 import type { PodwardenConfig, RedisAuth, RedisTopology } from '@podwarden/policies';
 import { isShuttingDown } from '../app/shutdown-state';
 
@@ -42,10 +42,11 @@ export function createRedis(target: RedisTarget, purpose: RedisPurpose, commandT
   const bound = purpose === 'request' ? { commandTimeout: commandTimeoutMs } : {};
   const redis =
     topology.kind === 'cluster'
-      ? (new Cluster([...topology.nodes], {
-          ...clusterOptions(topology.auth, maxRetriesPerRequest, bound),
-          enableAutoPipelining: false,
-        }) as unknown as Redis)
+      ? (new BoundedCluster(
+          [...topology.nodes],
+          { ...clusterOptions(topology.auth, maxRetriesPerRequest, bound), enableAutoPipelining: false },
+          commandTimeoutMs,
+        ) as unknown as Redis)
       : topology.kind === 'sentinel'
         ? new Redis({ ...sentinelOptions(topology), ...bound, maxRetriesPerRequest, enableAutoPipelining })
         : new Redis(topology.url, {
@@ -58,6 +59,27 @@ export function createRedis(target: RedisTarget, purpose: RedisPurpose, commandT
   // Each command reports its own failure; an unheard 'error' event would only print a stack trace.
   redis.on('error', () => undefined);
   return redis;
+}
+
+/**
+ * A cluster whose commands are bounded from the moment they are issued: the nodes' commandTimeout starts
+ * only when a command reaches a node, so one queued while no node is ready would otherwise wait forever.
+ */
+class BoundedCluster extends Cluster {
+  constructor(
+    nodes: ConstructorParameters<typeof Cluster>[0],
+    options: ClusterOptions,
+    private readonly commandTimeoutMs: number | undefined,
+  ) {
+    super(nodes, options);
+  }
+
+  override sendCommand(...args: Parameters<Cluster['sendCommand']>): unknown {
+    const [command] = args as [Command];
+    // Idempotent: the node's own timer, set later, keeps this first one.
+    if (this.commandTimeoutMs !== undefined) command.setTimeout(this.commandTimeoutMs);
+    return super.sendCommand(...args);
+  }
 }
 
 /**
