@@ -212,3 +212,108 @@ describe('chooseIdleWindow', () => {
     ).toBe(8);
   });
 });
+
+describe('chooseIdleWindow: exact rules', () => {
+  /** `count` gaps of each length, all ending now: each weighs exactly 1. */
+  function fresh(spec: readonly [minutes: number, count: number][]): IdleGap[] {
+    return spec.flatMap(([minutes, count]) =>
+      Array.from({ length: count }, () => ({ minutes, endedAt: NOW })),
+    );
+  }
+
+  const pick = (gapList: IdleGap[], bootMinutes: number | null, pricePerHour: number) =>
+    chooseIdleWindow(adaptive, { gaps: gapList, bootMinutes, pricePerHour, now: NOW }).minutes;
+
+  it.each([
+    {
+      gaps: MIN_GAPS_TO_JUDGE - 1,
+      basis: 'fixed window until 30 idle gaps are seen (29 so far)',
+      minutes: 15,
+    },
+    { gaps: MIN_GAPS_TO_JUDGE, basis: 'learned from 30 idle gaps over 1 day', minutes: 2 },
+  ])('judges from exactly MIN_GAPS_TO_JUDGE gaps on: $gaps gaps', ({ gaps: count, basis, minutes }) => {
+    expect(
+      chooseIdleWindow(adaptive, {
+        gaps: fresh([[0.1, count]]),
+        bootMinutes: 3,
+        pricePerHour: 0.79,
+        now: NOW,
+      }),
+    ).toEqual({ minutes, policy: 'adaptive', basis });
+  });
+
+  it.each([
+    // Days from the oldest gap to now, rounded up, and at least one.
+    { name: 'all gaps ending now', ages: [0, 0], basis: 'learned from 30 idle gaps over 1 day' },
+    { name: 'the oldest 3.5 days ago', ages: [0, 3.5], basis: 'learned from 30 idle gaps over 4 days' },
+    { name: 'the oldest exactly 2 days ago', ages: [2, 1], basis: 'learned from 30 idle gaps over 2 days' },
+  ])('says over how many days: $name', ({ ages, basis }) => {
+    const gapList = Array.from({ length: 30 }, (_, i) => ({
+      minutes: 0.1,
+      endedAt: NOW - ages[i % 2] * DAY,
+    }));
+    expect(
+      chooseIdleWindow(adaptive, { gaps: gapList, bootMinutes: 3, pricePerHour: 0.79, now: NOW }).basis,
+    ).toBe(basis);
+  });
+
+  // 200 short gaps, one 8-minute gap and 100 long ones. A 2-minute window starts the 8-minute gap cold
+  // (allowed: 1 is under 2% of 100) and saves 6 minutes on each long gap: it wins while a cold start costs
+  // under 606 billed minutes. A cold start is boot + boot × $0.10 / (price / 60) minutes.
+  it.each([
+    { price: 0.029, boot: 3, minutes: 8 }, // 3 + 18 / 0.029 = 624 billed minutes
+    { price: 0.03, boot: 3, minutes: 2 }, // 603
+    { price: 0.029, boot: null, minutes: 8 }, // no boot measured: 3 minutes assumed
+    { price: 0.03, boot: null, minutes: 2 },
+    { price: 0.03, boot: 5, minutes: 8 }, // 5 + 30 / 0.03 = 1005
+    { price: 0.05, boot: 5, minutes: 2 }, // 605
+    { price: 0.79, boot: 3, minutes: 2 },
+    { price: 0, boot: 3, minutes: 8 }, // priced at the $0.01 floor, not free
+  ])('a cold start weighs boot and wait against the price: $price $/h, boot $boot → $minutes', (row) => {
+    const gapList = fresh([
+      [0.2, 200],
+      [8, 1],
+      [60, 100],
+    ]);
+    expect(pick(gapList, row.boot, row.price)).toBe(row.minutes);
+  });
+
+  it.each([
+    // Exactly 2% added cold starts is still within the share.
+    { name: 'exactly 2% added cold starts', mid: 2, minutes: 2 },
+    { name: 'over 2%', mid: 3, minutes: 8 },
+  ])('the extra cold start share: $name → $minutes', ({ mid, minutes }) => {
+    const gapList = fresh([
+      [0.2, 200],
+      [8, mid],
+      [60, 100],
+    ]);
+    expect(pick(gapList, 3, 0.79)).toBe(minutes);
+  });
+
+  it('a gap exactly as long as the ceiling is covered by it, not a cold start at the ceiling', () => {
+    // Nothing goes cold at the ceiling, so no shorter window may add a cold start, however cheap.
+    const gapList = fresh([
+      [0.2, 200],
+      [15, 50],
+    ]);
+    expect(pick(gapList, 3, 10)).toBe(15);
+  });
+
+  it('a window covers a gap of exactly its length', () => {
+    const gapList = fresh([
+      [0.2, 200],
+      [6, 20],
+    ]);
+    expect(pick(gapList, 3, 0.79)).toBe(6);
+  });
+
+  it('gaps in any order: longest-first input decides as shortest-first', () => {
+    const sorted = fresh([
+      [0.2, 200],
+      [8, 3],
+      [60, 100],
+    ]);
+    expect(pick([...sorted].reverse(), 3, 0.79)).toBe(8);
+  });
+});
