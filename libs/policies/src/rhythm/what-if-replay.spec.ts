@@ -419,3 +419,13 @@ describe('replayTrace (pre-wake)', () => {
     expect(result).toMatchObject({ prewakes: 0, prewakeHits: 0, coldStarts: 6 });
   });
 });
+
+describe('replayTrace: a window longer than a day, with no runtime cap', () => {
+  it('still replays to the idle stop and bills every minute up', () => {
+    const long = { ...settings, idleMinutes: 1500, maxMinutes: 1500, maxRuntimeMinutes: 0 };
+    const result = replayTrace(trace([[0, 30]]), 'fixed', long);
+    // Ready at 3:00 (Busy at that tick), then 1,500 idle ticks.
+    expect(result.stops).toEqual([{ at: T0 + 1504 * MIN, reason: 'idle' }]);
+    expect(result.billedMinutes).toBe(1504);
+  });
+});

@@ -87,13 +87,17 @@ export function replayTrace(
 
   const first = Math.floor(requests[0].at / tickMs) * tickMs;
   const lastEnd = requests[requests.length - 1].at + bootMs + Math.max(...requests.map((r) => r.ms));
-  // Bounded: the trace's span plus the longest time a pod can stay up after it (the cap, or a day).
-  const horizon = lastEnd + Math.max(settings.maxRuntimeMinutes, 24 * 60) * MINUTE_MS;
+  // Bounded: the trace's span plus a day beyond the longest a pod can stay up after it (cap or window).
+  const upMinutes = Math.max(settings.maxRuntimeMinutes, settings.idleMinutes, settings.maxMinutes);
+  const horizon = lastEnd + (upMinutes + 24 * 60) * MINUTE_MS;
   for (let now = first; now <= horizon; now += tickMs) {
     while (next < requests.length && requests[next].at <= now) arrive(requests[next++]);
     tick(now);
     if (next >= requests.length && pod === null && now >= lastEnd) break;
   }
+  // A pod still up at the horizon (a pre-wake late in it) bills to it: a what-if never reads low.
+  const stillUp = pod as UpPod | null;
+  if (stillUp !== null) billedMs += horizon - stillUp.wakeAt;
   return summary();
 
   function rhythmAsOf(now: number): PodRhythm {
