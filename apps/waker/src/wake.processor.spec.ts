@@ -24,6 +24,7 @@ import { WakerModule } from './waker.module';
 import { deferred } from './wake/testing/deferred';
 import { TEST_POD_NAME, testConfig } from './wake/testing/test-config';
 import { scriptedRunPod } from './wake/testing/wake-run-harness';
+import { throwsOnFirstObserve } from './wake/testing/wake-scenarios';
 
 const SHUTDOWN_GRACE_MS = 300;
 
@@ -184,14 +185,7 @@ describe(WakeProcessor.name, () => {
 
   describe('a run that throws', () => {
     it("is put back, delayed, and runs again; the job completes with the next run's wake", async () => {
-      let observes = 0;
-      const runpod = scriptedRunPod()
-        .alwaysList(volumeWith(['p1']))
-        .alwaysObserve('p1', () => {
-          observes += 1;
-          if (observes === 1) throw new Error('connection reset');
-          return found('p1', 'Running', 1);
-        });
+      const runpod = throwsOnFirstObserve();
       const waker = await startWaker(runpod);
 
       const job = await waker.add();

@@ -1,4 +1,4 @@
-import { classifyLastWake, proxyUrlFor, thrownWakeRunsAgain } from '@podwarden/policies';
+import { classifyLastWake, proxyUrlFor } from '@podwarden/policies';
 import {
   PREWAKE_REQUESTER,
   errorMessage,
@@ -16,7 +16,7 @@ import type { WakeRequest } from './wake-request';
 import { providerFailed, stoppedByOperator, type WakeResult } from './wake-result';
 import type { WakeRunFence } from './wake-run-context';
 import { WakeRun } from './wake-run';
-import { WakeRunAgainError } from './wake-run-again';
+import { WakeRunAgainError, asRunAgain } from './wake-run-again';
 
 export interface WakeAttemptDependencies extends WakeDependencies {
   readonly gate: Pick<WakeGate, 'publishResult'>;
@@ -57,10 +57,9 @@ export class WakeAttempt {
         );
         throw error;
       }
-      if (thrownWakeRunsAgain({ runsStarted: request.runsStarted, cancelled: signal?.aborted === true })) {
-        // Nothing recorded: the run again reconciles what this one may have placed, then decides.
-        throw new WakeRunAgainError(request.runsStarted, error);
-      }
+      const again = asRunAgain(error, request.runsStarted, signal);
+      // Nothing recorded: the run again reconciles what this one may have placed, then decides.
+      if (again instanceof WakeRunAgainError) throw again;
       const thrown = providerFailed(thrownMessage(error, signal), {
         candidatesConsidered: 0,
         lastProviderStatus: null,

@@ -38,7 +38,7 @@ import { RecordingActionLog } from './testing/recording-action-log';
 import { RecordingWakeHistory } from './testing/recording-wake-history';
 import { TEST_API_KEY, TEST_POD_NAME, testConfig } from './testing/test-config';
 import { scriptedRunPod } from './testing/wake-run-harness';
-import { replacingGpulessPod } from './testing/wake-scenarios';
+import { replacingGpulessPod, throwsOnFirstObserve } from './testing/wake-scenarios';
 
 const PREFIX = uniqueTestPrefix('waker');
 const KEYS = new RedisKeys(PREFIX);
@@ -681,14 +681,7 @@ describe(WakeJobRunner.name, () => {
     });
 
     it('a run that throws below the cap is handed back to run again, unrecorded; the next run of the job wakes', async () => {
-      let observes = 0;
-      const runpod = scriptedRunPod()
-        .alwaysList(volumeWith(['p1']))
-        .alwaysObserve('p1', () => {
-          observes += 1;
-          if (observes === 1) throw new Error('connection reset');
-          return found('p1', 'Running', 1);
-        });
+      const runpod = throwsOnFirstObserve();
       const sut = replica(runpod);
 
       const first = await errorOf(sut.runner.process(job('job-R', { podName: TEST_POD_NAME }, 1)));

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { findPod, thrownWakeRunsAgain, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
+import { findPod, type PodConfig, type PodwardenConfig } from '@podwarden/policies';
 import {
   ActionLog,
   BillableIntents,
@@ -22,7 +22,7 @@ import type { Sleep } from './sleeper';
 import { WakeAttempt, type WakeAttemptDependencies } from './wake-attempt';
 import type { WakeControlPlane } from './wake-dependencies';
 import type { WakeRequest } from './wake-request';
-import { WakeRunAgainError, runsStartedOf } from './wake-run-again';
+import { asRunAgain, runsStartedOf } from './wake-run-again';
 
 /** The clock, the sleeps and the gate's timing: values (WakerModule's), so specs never wait. */
 export interface WakeTiming {
@@ -126,9 +126,7 @@ export class WakeJobRunner {
     try {
       return await step();
     } catch (error) {
-      const { runsStarted } = request;
-      if (!thrownWakeRunsAgain({ runsStarted, cancelled: signal?.aborted === true })) throw error;
-      throw new WakeRunAgainError(runsStarted, error);
+      throw asRunAgain(error, request.runsStarted, signal);
     }
   }
 

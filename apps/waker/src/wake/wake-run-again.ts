@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import { thrownWakeRunsAgain } from '@podwarden/policies';
 import { errorMessage } from '@podwarden/platform';
 
 /**
@@ -19,4 +20,11 @@ export class WakeRunAgainError extends Error {
 export function runsStartedOf(job: Pick<Job, 'attemptsStarted'>): number {
   const count: unknown = job.attemptsStarted;
   return typeof count === 'number' ? count : Number.NaN;
+}
+
+/** What a throw of run `runsStarted` becomes: a WakeRunAgainError while the job may run again, else itself. */
+export function asRunAgain(error: unknown, runsStarted: number, signal?: AbortSignal): unknown {
+  return thrownWakeRunsAgain({ runsStarted, cancelled: signal?.aborted === true })
+    ? new WakeRunAgainError(runsStarted, error)
+    : error;
 }

@@ -40,3 +40,15 @@ export const UNTIL_REPLACEMENT_CREATE: readonly string[] = [
   'catalog',
   `create ${L40S}`,
 ];
+
+/** p1 on the volume; its first observe throws (a dropped connection), every later one finds it serving. */
+export function throwsOnFirstObserve(): FakeRunPod {
+  let observes = 0;
+  return scriptedRunPod()
+    .alwaysList(volumeWith(['p1']))
+    .alwaysObserve('p1', () => {
+      observes += 1;
+      if (observes === 1) throw new Error('connection reset');
+      return found('p1', 'Running', 1);
+    });
+}
