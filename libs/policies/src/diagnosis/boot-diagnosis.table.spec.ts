@@ -91,10 +91,26 @@ describe('boot diagnosis: which container lines are failures', () => {
     ['open /w: Permission denied', true],
     ['CUDA out of memory', true],
     ['no such file or directory', true],
+    // A Python exception line: a capitalised name ending in Error or Exception, then ":" or the line's end.
+    ['ValueError: bad config', true],
+    ['OSError: [Errno 28] No space left on device', true],
+    ["KeyError: 'model'", true],
+    ['torch.cuda.OutOfMemoryError', true],
+    ['grpc._channel._InactiveRpcError:', true],
+    ['huggingface_hub.utils.HfHubHTTPException: 401', true],
+    ['asyncio.exceptions.CancelledError  ', true],
     ['INFO loading weights', false],
-    // Whole words only: a CamelCase exception name or a plural is not one.
-    ['ValueError: bad config', false],
+    // Whole words only: a plural, part of an identifier or a name not at the line's end is not one.
     ['0 errors so far', false],
+    ['errors=0', false],
+    ['no_error_handler registered', false],
+    ['on_error: retry', false],
+    ['INFO ErrorHandler: installed', false],
+    ['INFO retrying after ConnectionError in 2 s', false],
+    ['raise ValueError(msg)', false],
+    ['myValueError: lower-case start', false],
+    ['VALUEERROR: not the Python spelling', false],
+    ['UserWarning: deprecated', false],
     ['panicked? no', false],
     ['outofmemory', false],
   ])('%j fails: %s', (line, fails) => {
@@ -202,6 +218,16 @@ describe('boot diagnosis: the restart loop', () => {
         'start container c: attempt 1',
         'start container c: attempt 3',
         'fatal: A at 0x2e',
+      ),
+    ],
+    [
+      'a Python exception line alone is the repeated failure',
+      starts3([0, 2 * MIN, 4 * MIN], ['KeyError: 7', 'KeyError: 8', 'KeyError: 9']),
+      loop(
+        'restart loop: 3 container starts over 4 min, each failing with the same early error',
+        'start container c: attempt 1',
+        'start container c: attempt 3',
+        'KeyError: 9',
       ),
     ],
   ])('%s', (_rule, lines, expected) => {

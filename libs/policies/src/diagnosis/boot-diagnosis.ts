@@ -43,6 +43,8 @@ const START = /\bstart(?:ing)? container\b|\bcontainer start(?:ed)?\b/i;
 const PULL = /\bpull(?:ing)?\b|\bdownload(?:ing|ed)?\b|\bextract(?:ing)?\b|\blayer\b/i;
 const FAILURE =
   /\b(?:error|exception|traceback|fatal|panic|killed|segmentation fault|permission denied|out of memory|no such file)\b/i;
+/** A Python exception line (`ValueError: …`, `torch.cuda.OutOfMemoryError`): case-sensitive, so `errors=0` is not. */
+const PYTHON_EXCEPTION = /\b_*[A-Z]\w*(?:Error|Exception)(?::|\s*$)/;
 
 /** Classifies a boot from its signals; evidence lines are those that decided it. */
 export function diagnoseBoot(signals: BootSignals): BootDiagnosis {
@@ -53,7 +55,7 @@ export function diagnoseBoot(signals: BootSignals): BootDiagnosis {
   const system = lines.filter((l) => l.source === 'system');
   const container = lines.filter((l) => l.source === 'container');
   const starts = system.filter((l) => START.test(l.line));
-  const failures = container.filter((l) => FAILURE.test(l.line));
+  const failures = container.filter((l) => FAILURE.test(l.line) || PYTHON_EXCEPTION.test(l.line));
 
   if (starts.length >= RESTART_LOOP_MIN_STARTS) {
     const repeated = repeatedFailure(failures);
