@@ -133,6 +133,37 @@ describe('observeTick', () => {
     );
   });
 
+  it('an unreadable list with no pods ever seen up (a record from before seenUp) keeps none up', async () => {
+    const { fake, deps } = setup();
+    fake.setPod('p1').listFails();
+    const before = record();
+    expect(before).not.toHaveProperty('seenUp');
+    const seen = await observeTick(deps, POD, await fake.listPods(), before, TICK);
+    expect(seen.seenUp).toEqual([]);
+  });
+
+  it('a pod that serves /metrics is not in ERROR, whatever the list says: no ERROR clock starts, an old one is dropped', async () => {
+    const { fake, deps } = setup();
+    fake.setPod('p1', {
+      listedStatus: 'ERROR',
+      observation: 'unreadable',
+      metrics: { active: 0, completed: 0 },
+    });
+    const list = await fake.listPods();
+    const fresh = await observeTick(deps, POD, list, record(), TICK);
+    // Served: read from /metrics (a first scrape, no baseline yet, reads Busy), never the control plane.
+    expect(fresh.perPod).toEqual([{ podId: 'p1', signal: 'Busy' }]);
+    expect(fresh.errorSince).toEqual({});
+    const running = record({ errorSince: { p1: { since: NOW - 60_000, stoppedAt: null } } });
+    await expect(observeTick(deps, POD, list, running, TICK)).resolves.toEqual(
+      expect.objectContaining({ errorSince: {} }),
+    );
+    // The same pod not serving, unread by the control plane: the list's ERROR is the evidence.
+    fake.setPod('p1', { listedStatus: 'ERROR', observation: 'unreadable', metrics: null });
+    const unserved = await observeTick(deps, POD, await fake.listPods(), record(), TICK);
+    expect(unserved.errorSince).toEqual({ p1: { since: NOW, stoppedAt: null } });
+  });
+
   it('with no status publisher it reads the same', async () => {
     const { fake, deps } = setup();
     fake.setPod('p1');
