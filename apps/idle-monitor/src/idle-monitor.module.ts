@@ -25,7 +25,6 @@ import { IdleTickSchedulerService } from './idle-tick-scheduler.service';
 import { BILLING_PROVIDERS } from './billing/billing.providers';
 import { RHYTHM_PROVIDERS } from './rhythm/rhythm.providers';
 import { IDLE_TICK_PROVIDERS } from './idle-tick.providers';
-import { CLOCK_PROVIDER } from './clock';
 
 /** A tick's job lock outlasts two ticks, and at least 30 s, so a slow tick is not taken for a stalled one. */
 export function idleTickLockMs(config: PodwardenConfig): number {
@@ -50,7 +49,6 @@ export class IdleMonitorModule {
         WorkerHealthModule.forRoot({ app: 'idle-monitor', ticks: true }),
       ],
       providers: [
-        CLOCK_PROVIDER,
         ...RHYTHM_PROVIDERS,
         ...IDLE_TICK_PROVIDERS,
         {

@@ -26,10 +26,10 @@ import {
   type AppLogger,
   BillingStore,
   type PodEventSink,
+  CLOCK,
 } from '@podwarden/platform';
 import { BillingMetrics } from './billing-metrics';
 import { storagePerDay } from './storage-per-day';
-import { CLOCK } from '../clock';
 
 /** Nest builds it from its tokens; specs pass a plain object of this shape. */
 @Injectable()

@@ -25,9 +25,9 @@ import {
   DiagnosisStore,
   type PodEventSink,
   type StoredDiagnosis,
+  CLOCK,
 } from '@podwarden/platform';
 import { BillingMetrics } from '../billing/billing-metrics';
-import { CLOCK } from '../clock';
 
 const FAULTS: ReadonlySet<BootDiagnosisKind> = new Set(['restart-loop', 'application-failure']);
 

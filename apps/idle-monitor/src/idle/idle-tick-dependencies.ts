@@ -14,6 +14,8 @@ import {
   StopService,
   type AppLogger,
   type PodEventSink,
+  CLOCK,
+  type Clock,
 } from '@podwarden/platform';
 import type { KeepAliveReader } from './keep-alive-reading';
 import type { IdleControlPlane } from './volume-observation';
@@ -22,7 +24,6 @@ import { OrphanReaper } from './orphan-reaper';
 import { BootDiagnoser } from '../diagnosis/boot-diagnoser';
 import type { EarlyStops } from '../diagnosis/early-stop';
 import { RhythmKeeper } from '../rhythm/rhythm-keeper';
-import { CLOCK, type Clock } from '../clock';
 
 /** The readers of the tick's one list after the orphan sweep, in order. */
 export const TICK_LIST_READERS = Symbol('TickListReaders');

@@ -9,8 +9,8 @@ import {
   recordBillable,
   ActionLog,
   type AppLogger,
+  CLOCK,
 } from '@podwarden/platform';
-import { CLOCK } from '../clock';
 
 /** Nest builds it from its tokens; specs pass a plain object of this shape. */
 @Injectable()

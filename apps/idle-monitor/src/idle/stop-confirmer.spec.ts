@@ -44,7 +44,7 @@ function setup(env: Record<string, string> = {}) {
   const pending = new PendingStopStore(redis, KEYS);
   const locks = new IdleStateStore(redis, KEYS);
   const actions = new ActionLog(redis, KEYS, logs.logger);
-  const now = (): Date => new Date(clock.now);
+  const now = (): number => clock.now;
   const stops = newStopService({
     config: cfg,
     client: fake.asRunPodClient(),

@@ -12,6 +12,7 @@ import {
   type StopSighting,
 } from '@podwarden/policies';
 import {
+  CLOCK,
   CONFIG,
   LOGGER,
   errorMessage,
@@ -24,7 +25,6 @@ import {
   StopService,
 } from '@podwarden/platform';
 import type { TickListReader } from './idle-tick-dependencies';
-import { CLOCK } from '../clock';
 
 /** Nest builds it from its tokens; specs pass a plain object of this shape. */
 @Injectable()

@@ -180,7 +180,7 @@ describe(StopIntentReconciler.name, () => {
       actions: s.actions,
       idleStates: new IdleStateStore(redis, KEYS),
       logger: s.logs.logger,
-      now: () => new Date(s.clock.now),
+      now: () => s.clock.now,
       intents: s.intents,
     });
     // The answer is late: the next tick, past the client timeout, reconciles while the call is out.

@@ -11,9 +11,9 @@ import {
   type AppLogger,
   type BillableIntent,
   BillableIntents,
+  CLOCK,
 } from '@podwarden/platform';
 import type { TickListReader } from './idle-tick-dependencies';
-import { CLOCK } from '../clock';
 
 /** Nest builds it from its tokens; specs pass a plain object of this shape. */
 @Injectable()

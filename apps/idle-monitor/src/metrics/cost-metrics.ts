@@ -11,10 +11,9 @@ import {
   type VolumeBilling,
   type VolumeStatus,
 } from '@podwarden/policies';
-import { BudgetLedger, CONFIG, PendingStopStore, PodwardenMetrics } from '@podwarden/platform';
+import { BudgetLedger, CONFIG, PendingStopStore, PodwardenMetrics, CLOCK } from '@podwarden/platform';
 import type { TickListReader } from '../idle/idle-tick-dependencies';
 import { OrphanReaper, type OrphanCounts } from '../idle/orphan-reaper';
-import { CLOCK } from '../clock';
 
 /** Nest builds it from its tokens; specs pass a plain object of this shape. */
 @Injectable()

@@ -5,5 +5,6 @@ export const REDIS = Symbol('Redis');
 export const RUNPOD_CLIENT = Symbol('RunPodClient');
 export const REDIS_KEYS = Symbol('RedisKeys');
 export const RUNPOD_INSIGHTS = Symbol('RunPodInsights');
-/** The wall clock (`() => Date`): a token, so specs hand services a fixed one. */
-export const NOW = Symbol('Now');
+/** The one wall clock every service reads, in epoch milliseconds: a token, so specs hand in one they move. */
+export const CLOCK = Symbol('Clock');
+export type Clock = () => number;

@@ -36,7 +36,16 @@ import { BudgetLedger } from '../budget/budget-ledger';
 import { PodEventPublisher } from '../events/pod-event-publisher';
 import { PodEventReader } from '../events/pod-event-reader';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
-import { CONFIG, LOGGER, NOW, REDIS, REDIS_KEYS, RUNPOD_CLIENT, RUNPOD_INSIGHTS } from './app-tokens';
+import {
+  CLOCK,
+  CONFIG,
+  LOGGER,
+  REDIS,
+  REDIS_KEYS,
+  RUNPOD_CLIENT,
+  RUNPOD_INSIGHTS,
+  type Clock,
+} from './app-tokens';
 import type { AppStart } from './start-app';
 
 /** A Redis store that needs only the connection and the key namespace. */
@@ -169,7 +178,7 @@ export class PlatformModule {
       keyedStore(RhythmStore),
       loggedStore(PodEventPublisher),
       keyedStore(PodEventReader),
-      { provide: NOW, useValue: () => new Date() },
+      { provide: CLOCK, useValue: (() => Date.now()) satisfies Clock },
       StopService,
       PlatformLifecycle,
     ];
@@ -179,7 +188,7 @@ export class PlatformModule {
       exports: [
         CONFIG,
         LOGGER,
-        NOW,
+        CLOCK,
         REDIS,
         REDIS_KEYS,
         RUNPOD_CLIENT,

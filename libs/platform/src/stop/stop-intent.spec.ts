@@ -54,7 +54,7 @@ function harness(intents: BillableIntents = new BillableIntents(redis, KEYS)) {
     actions,
     idleStates: new IdleStateStore(redis, KEYS),
     logger: logs.logger,
-    now: () => new Date(AT),
+    now: () => Date.parse(AT),
     intents,
   });
   const open = () => new BillableIntents(redis, KEYS).open(pod.name);

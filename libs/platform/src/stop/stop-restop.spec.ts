@@ -76,7 +76,7 @@ function harness(runpod: FakeRunPod, stopWakes?: () => Promise<number>) {
     actions,
     idleStates: store,
     logger: logs.logger,
-    now: () => new Date(AT),
+    now: () => Date.parse(AT),
     events,
     wakes,
     pendingStops: pending,

@@ -69,7 +69,7 @@ function harness(runpod: FakeRunPod, connection: Redis = redis): StopHarness {
     actions: actionLog,
     idleStates: store,
     logger: logs.logger,
-    now: () => new Date(AT),
+    now: () => Date.parse(AT),
   });
   return { sut, config, runpod, logs, store, actions: () => actionLog.recent('qwen', 10) };
 }
@@ -102,7 +102,7 @@ describe(StopService.name, () => {
         actions: actionLog,
         idleStates: store,
         logger: logs.logger,
-        now: () => new Date(AT),
+        now: () => Date.parse(AT),
         wakes: gate,
       });
       return { sut, config, gate, logs };

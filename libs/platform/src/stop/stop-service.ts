@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ListedPod, PodConfig, PodwardenConfig } from '@podwarden/policies';
 import { INITIAL_IDLE_STATE, isPodConfigured, lookupVolume } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
-import { CONFIG, LOGGER, NOW, RUNPOD_CLIENT } from '../app/app-tokens';
+import { CLOCK, CONFIG, LOGGER, RUNPOD_CLIENT, type Clock } from '../app/app-tokens';
 import type { AppLogger } from '../logging/logger';
 import { ActionLog } from '../records/action-log';
 import type { ActionTrigger } from '../records/action-record';
@@ -51,6 +51,7 @@ export class StopService {
   private readonly terminator: StopPathTerminator;
   private readonly recording: StopCallRecording;
   private readonly counter: StopActionCounter;
+  private readonly now: () => Date;
 
   constructor(
     @Inject(CONFIG) private readonly config: PodwardenConfig,
@@ -66,8 +67,10 @@ export class StopService {
     /** Where a Stop intent is written before the call (the waker's write-ahead billable log). */
     @Inject(BillableIntents) intents: Pick<BillableIntents, 'begin'>,
     @Inject(PodwardenMetrics) metrics: Pick<PodwardenMetrics, 'countStopAction'>,
-    @Inject(NOW) private readonly now: () => Date,
+    @Inject(CLOCK) clock: Clock,
   ) {
+    const now = (): Date => new Date(clock());
+    this.now = now;
     this.counter = metrics.countStopAction;
     this.intentLog = new StopIntentLog(intents, logger, now);
     this.terminator = new StopPathTerminator({

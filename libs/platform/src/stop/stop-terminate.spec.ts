@@ -43,7 +43,7 @@ function harness(intents: BillableIntents = new BillableIntents(redis, KEYS)) {
     actions,
     idleStates: new IdleStateStore(redis, KEYS),
     logger: logs.logger,
-    now: () => new Date(AT),
+    now: () => Date.parse(AT),
     events,
     intents,
     metrics,

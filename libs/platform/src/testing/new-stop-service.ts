@@ -2,6 +2,7 @@ import type { PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import { FakeRunPod, RecordedEvents, captureLogs, testConfig } from '@podwarden/testing';
 import type { PodEventSink } from '../events/pod-event-publisher';
+import type { Clock } from '../app/app-tokens';
 import type { IdleStateStore } from '../idle/idle-state-store';
 import type { AppLogger } from '../logging/logger';
 import type { PodwardenMetrics } from '../metrics/podwarden-metrics';
@@ -24,7 +25,7 @@ export interface StopServiceDependencies {
   readonly pendingStops: Pick<PendingStopStore, 'track'>;
   readonly intents: Pick<BillableIntents, 'begin'>;
   readonly metrics: Pick<PodwardenMetrics, 'countStopAction'>;
-  readonly now: () => Date;
+  readonly now: Clock;
 }
 
 /** The action log: every record kept in order. */
@@ -88,6 +89,6 @@ export function newStopService(
     deps.pendingStops ?? new RecordingStopFollows(),
     deps.intents ?? new RecordingStopIntents(),
     deps.metrics ?? new RecordingStopCounts(),
-    deps.now ?? (() => new Date()),
+    deps.now ?? (() => Date.now()),
   );
 }
