@@ -81,6 +81,33 @@ describe(readRedisTopology.name, () => {
       'REDIS_CLUSTER_NODES and a Sentinel setting are both set; choose one topology',
     ],
     [
+      'cluster and a sentinel name alone',
+      { REDIS_CLUSTER_NODES: 'n1:7000', REDIS_SENTINEL_NAME: 'pw' },
+      'redis://h:6379',
+      'REDIS_CLUSTER_NODES and REDIS_SENTINEL_NAME are both set; choose one topology',
+    ],
+    [
+      'a sentinel URL and REDIS_SENTINELS',
+      { REDIS_SENTINELS: 's1:26379' },
+      'redis+sentinel://s1:26379/pw',
+      'REDIS_URL is a redis+sentinel:// URL and REDIS_SENTINELS is set too; ' +
+        'give the sentinels in REDIS_URL or in REDIS_SENTINELS/REDIS_SENTINEL_NAME, not both',
+    ],
+    [
+      'a sentinel URL and REDIS_SENTINEL_NAME',
+      { REDIS_SENTINEL_NAME: 'other' },
+      'redis+sentinel://s1:26379/pw',
+      'REDIS_URL is a redis+sentinel:// URL and REDIS_SENTINEL_NAME is set too; ' +
+        'give the sentinels in REDIS_URL or in REDIS_SENTINELS/REDIS_SENTINEL_NAME, not both',
+    ],
+    [
+      'a sentinel URL and both sentinel variables, even when they agree',
+      { REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'pw' },
+      'redis+sentinel://s1:26379/pw',
+      'REDIS_URL is a redis+sentinel:// URL and REDIS_SENTINELS and REDIS_SENTINEL_NAME are set too; ' +
+        'give the sentinels in REDIS_URL or in REDIS_SENTINELS/REDIS_SENTINEL_NAME, not both',
+    ],
+    [
       'sentinels without a name',
       { REDIS_SENTINELS: 's1:26379' },
       'redis://h:6379',
@@ -132,6 +159,10 @@ describe(keyPrefixFor.name, () => {
     expect(halfSentinel).toEqual({
       ok: false,
       error: 'REDIS_SENTINELS and REDIS_SENTINEL_NAME must be set together',
+    });
+    expect(parseConfig({ REDIS_URL: 'redis://h:6379/abc' }, null)).toEqual({
+      ok: false,
+      error: 'REDIS_URL has database "abc", not a whole number from 0 to 2147483646',
     });
   });
 });

@@ -5,6 +5,8 @@ const URL_ERROR = 'REDIS_URL is not a redis:// or rediss:// URL with a host';
 const SENTINEL_URL_ERROR =
   'REDIS_URL is not a redis+sentinel://[user:password@]host:port[,host:port]/name[/db] URL';
 const TOGETHER = 'REDIS_SENTINELS and REDIS_SENTINEL_NAME must be set together';
+const badDb = (quoted: string): string =>
+  `REDIS_URL has database ${quoted}, not a whole number from 0 to 2147483646`;
 
 const sentinelsOf = (sentinels: RedisNode[], name: string, db: number, auth: RedisAuth): RedisTopology => ({
   kind: 'sentinel',
@@ -81,11 +83,53 @@ describe('redis topology: auth from REDIS_URL', () => {
     });
   });
 
-  it.each<[string, Record<string, string>]>([
+  const MODES: [string, Record<string, string>][] = [
+    ['standalone', {}],
     ['cluster', { REDIS_CLUSTER_NODES: 'n1:7000' }],
     ['sentinels', { REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'pw' }],
-  ])('%s with a REDIS_URL that is no URL at all: refused', (_why, env) => {
-    expect(readRedisTopology(env, 'not a url')).toEqual({ ok: false, error: URL_ERROR });
+  ];
+
+  // The message says "with a host": a URL that parses but names no host, or another scheme, is refused too.
+  it.each<[string, Record<string, string>, string]>(
+    MODES.flatMap(([mode, env]) => [
+      [`${mode}, no URL at all`, env, 'not a url'],
+      [`${mode}, no host after //`, env, 'redis:///0'],
+      [`${mode}, no // at all`, env, 'redis:3/'],
+      [`${mode}, another scheme`, env, 'http://h:6379'],
+    ]),
+  )('%s: refused', (_why, env, url) => {
+    expect(readRedisTopology(env, url)).toEqual({ ok: false, error: URL_ERROR });
+  });
+
+  // ioredis would read "/abc" as no database (0) and "/3/x" as 3: a bad path is refused in every mode.
+  it.each<[string, Record<string, string>, string, string]>(
+    MODES.flatMap(([mode, env]) => [
+      [`${mode}, a word`, env, 'redis://h:6379/abc', '"abc"'],
+      [`${mode}, a negative number`, env, 'redis://h/-1', '"-1"'],
+      [`${mode}, a fraction`, env, 'redis://h/2.5', '"2.5"'],
+      [`${mode}, past the highest index Redis allows`, env, 'redis://h/2147483647', '"2147483647"'],
+      [`${mode}, far past it`, env, 'redis://h/99999999999', '"99999999999"'],
+      [`${mode}, a segment after the db`, env, 'redis://h/3/x', '"3/x"'],
+      [`${mode}, two slashes`, env, 'redis://h//', '"/"'],
+    ]),
+  )('%s: a bad database is refused, quoted', (_why, env, url, quoted) => {
+    expect(readRedisTopology(env, url)).toEqual({ ok: false, error: badDb(quoted) });
+  });
+
+  it('a bad database holding "@" is not quoted: it may be the tail of a password with a raw "/"', () => {
+    expect(readRedisTopology({}, 'redis://u:123/s3cret@h:6379')).toEqual({
+      ok: false,
+      error: 'REDIS_URL has database, not a whole number from 0 to 2147483646',
+    });
+  });
+
+  it.each<[string, string]>([
+    ['no path', 'redis://h:6379'],
+    ['a lone slash', 'redis://h:6379/'],
+    ['a db with a trailing slash', 'redis://h:6379/3/'],
+    ['the highest index', 'rediss://h/2147483646'],
+  ])('standalone, %s: the URL is kept as given', (_why, url) => {
+    expect(readRedisTopology({}, url)).toEqual({ ok: true, value: { kind: 'standalone', url } });
   });
 });
 
@@ -109,30 +153,29 @@ describe('redis topology: sentinels from the environment', () => {
       'redis://h/0',
       sentinelsOf(S1, 'pw', 0, NO_AUTH),
     ],
-    // A db that is no whole number >= 0 falls back to 0 rather than failing.
     [
-      'a negative db is 0',
+      'a lone slash is db 0',
       { REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'pw' },
-      'redis://h/-1',
+      'redis://h/',
       sentinelsOf(S1, 'pw', 0, NO_AUTH),
     ],
     [
-      'a fractional db is 0',
+      'a db with a trailing slash',
       { REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'pw' },
-      'redis://h/2.5',
-      sentinelsOf(S1, 'pw', 0, NO_AUTH),
+      'redis://h/7/',
+      sentinelsOf(S1, 'pw', 7, NO_AUTH),
     ],
     [
-      'a db that is no number is 0',
+      'leading zeros',
       { REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'pw' },
-      'redis://h/x',
-      sentinelsOf(S1, 'pw', 0, NO_AUTH),
+      'redis://h/007',
+      sentinelsOf(S1, 'pw', 7, NO_AUTH),
     ],
     [
-      'only a leading slash is dropped from the path',
+      'the highest index Redis allows',
       { REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'pw' },
-      'redis:3/',
-      sentinelsOf(S1, 'pw', 0, NO_AUTH),
+      'redis://h/2147483646',
+      sentinelsOf(S1, 'pw', 2147483646, NO_AUTH),
     ],
   ])('%s', (_why, env, url, expected) => {
     expect(readRedisTopology(env, url)).toEqual({ ok: true, value: expected });
@@ -171,6 +214,11 @@ describe('redis topology: a redis+sentinel:// URL', () => {
       'a db of several digits',
       'redis+sentinel://s1:26379/mymaster/12',
       sentinelsOf(S1, 'mymaster', 12, NO_AUTH),
+    ],
+    [
+      'the highest db index',
+      'redis+sentinel://s1:26379/mymaster/2147483646',
+      sentinelsOf(S1, 'mymaster', 2147483646, NO_AUTH),
     ],
     [
       'an encoded name, decoded',
@@ -217,6 +265,8 @@ describe('redis topology: a redis+sentinel:// URL', () => {
   it.each<[string, string, string]>([
     ['a segment after the db', 'redis+sentinel://s1:26379/m/3/x', SENTINEL_URL_ERROR],
     ['a db that is no number', 'redis+sentinel://s1:26379/m/x', SENTINEL_URL_ERROR],
+    ['a negative db', 'redis+sentinel://s1:26379/m/-1', SENTINEL_URL_ERROR],
+    ['a db past the highest index', 'redis+sentinel://s1:26379/m/99999999999', badDb('"99999999999"')],
     ['no host', 'redis+sentinel:///m', SENTINEL_URL_ERROR],
     ['a bad sentinel, quoted', 'redis+sentinel://s1:26379,s2/m', 'REDIS_URL has "s2", not a host:port'],
     ['no sentinel', 'redis+sentinel://,/m', 'REDIS_URL lists no host:port'],

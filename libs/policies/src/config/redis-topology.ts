@@ -29,40 +29,57 @@ export type RedisTopology =
   | { readonly kind: 'cluster'; readonly nodes: readonly RedisNode[]; readonly auth: RedisAuth };
 
 const SENTINEL_SCHEME = 'redis+sentinel:';
+/** Redis allows at most INT_MAX databases, so this is the highest index SELECT can take. */
+const MAX_DB = 2_147_483_646;
 
 /**
  * The topology from REDIS_URL, REDIS_SENTINELS/REDIS_SENTINEL_NAME and REDIS_CLUSTER_NODES: cluster nodes
- * win over sentinels, sentinels over the URL's host. Anything half-set is an error: guessing a topology
- * could point several replicas at different Redis servers.
+ * win over sentinels, sentinels over the URL's host. Anything half-set, set twice or malformed is an error:
+ * guessing a topology could point several replicas at different Redis servers.
  */
 export function readRedisTopology(env: Environment, url: string): Checked<RedisTopology> {
   const clusterText = readSetText(env, 'REDIS_CLUSTER_NODES');
   const sentinelsText = readSetText(env, 'REDIS_SENTINELS');
   const nameText = readSetText(env, 'REDIS_SENTINEL_NAME')?.trim() ?? null;
-  if (clusterText !== null && (sentinelsText !== null || url.startsWith('redis+sentinel:'))) {
+  const sentinelScheme = url.startsWith(SENTINEL_SCHEME);
+  if (clusterText !== null && (sentinelsText !== null || sentinelScheme)) {
     return failed('REDIS_CLUSTER_NODES and a Sentinel setting are both set; choose one topology');
   }
+  if (clusterText !== null && nameText !== null) {
+    return failed('REDIS_CLUSTER_NODES and REDIS_SENTINEL_NAME are both set; choose one topology');
+  }
+  if (sentinelScheme) {
+    const alsoSet = [
+      ...(sentinelsText === null ? [] : ['REDIS_SENTINELS']),
+      ...(nameText === null ? [] : ['REDIS_SENTINEL_NAME']),
+    ];
+    if (alsoSet.length > 0) {
+      return failed(
+        `REDIS_URL is a redis+sentinel:// URL and ${alsoSet.join(' and ')} ${alsoSet.length > 1 ? 'are' : 'is'} ` +
+          'set too; give the sentinels in REDIS_URL or in REDIS_SENTINELS/REDIS_SENTINEL_NAME, not both',
+      );
+    }
+    return sentinelUrl(url);
+  }
+  const data = dataNodesOf(url);
+  if (!data.ok) return data;
   if (clusterText !== null) {
     const nodes = readNodes('REDIS_CLUSTER_NODES', clusterText);
     if (!nodes.ok) return nodes;
-    const auth = authOf(url);
-    return auth.ok ? passed({ kind: 'cluster', nodes: nodes.value, auth: auth.value }) : auth;
+    return passed({ kind: 'cluster', nodes: nodes.value, auth: data.value.auth });
   }
-  if (url.startsWith(SENTINEL_SCHEME)) return sentinelUrl(url);
   if (sentinelsText !== null || nameText !== null) {
     if (sentinelsText === null || nameText === null || nameText === '') {
       return failed('REDIS_SENTINELS and REDIS_SENTINEL_NAME must be set together');
     }
     const sentinels = readNodes('REDIS_SENTINELS', sentinelsText);
     if (!sentinels.ok) return sentinels;
-    const auth = authOf(url);
-    if (!auth.ok) return auth;
     return passed({
       kind: 'sentinel',
       sentinels: sentinels.value,
       name: nameText,
-      db: dbOf(url),
-      auth: auth.value,
+      db: data.value.db,
+      auth: data.value.auth,
     });
   }
   return passed({ kind: 'standalone', url });
@@ -81,12 +98,14 @@ function sentinelUrl(url: string): Checked<RedisTopology> {
   }
   const sentinels = readNodes('REDIS_URL', match[2]);
   if (!sentinels.ok) return sentinels;
+  const db = readDb(match[4] ?? '');
+  if (!db.ok) return db;
   const [username, password] = splitUserInfo(match[1]);
   return passed({
     kind: 'sentinel',
     sentinels: sentinels.value,
     name: decodeURIComponent(match[3]),
-    db: match[4] === undefined ? 0 : Number(match[4]),
+    db: db.value,
     auth: { username, password, tls: false },
   });
 }
@@ -105,26 +124,38 @@ function readNodes(variable: string, text: string): Checked<RedisNode[]> {
   return nodes.length > 0 ? passed(nodes) : failed(`${variable} lists no host:port`);
 }
 
-function authOf(url: string): Checked<RedisAuth> {
-  if (url.startsWith(SENTINEL_SCHEME)) return passed({ username: null, password: null, tls: false });
-  try {
-    const parsed = new URL(url);
-    return passed({
-      username: parsed.username === '' ? null : decodeURIComponent(parsed.username),
-      password: parsed.password === '' ? null : decodeURIComponent(parsed.password),
-      tls: parsed.protocol === 'rediss:',
-    });
-  } catch {
+/** Credentials, TLS and database of a redis:// or rediss:// REDIS_URL (never a redis+sentinel:// one). */
+function dataNodesOf(url: string): Checked<{ auth: RedisAuth; db: number }> {
+  const parsed = parseUrl(url);
+  const scheme = parsed?.protocol;
+  if (parsed === null || (scheme !== 'redis:' && scheme !== 'rediss:') || parsed.hostname === '') {
     return failed('REDIS_URL is not a redis:// or rediss:// URL with a host');
   }
+  // One trailing slash is allowed, as ioredis and the redis+sentinel:// form allow it.
+  const db = readDb(parsed.pathname.replace(/^\//, '').replace(/^(\d+)\/$/, '$1'));
+  if (!db.ok) return db;
+  const auth = {
+    username: parsed.username === '' ? null : decodeURIComponent(parsed.username),
+    password: parsed.password === '' ? null : decodeURIComponent(parsed.password),
+    tls: scheme === 'rediss:',
+  };
+  return passed({ auth, db: db.value });
 }
 
-function dbOf(url: string): number {
+/** The database index of a URL path; none is 0. */
+function readDb(text: string): Checked<number> {
+  const db = /^\d{1,10}$/.test(text) ? Number(text) : text === '' ? 0 : NaN;
+  if (db <= MAX_DB) return passed(db);
+  // An "@" means a raw "/" in the password pushed part of it into the path: that is not quoted.
+  const value = text.includes('@') ? '' : ` ${quoteConfigValue(text)}`;
+  return failed(`REDIS_URL has database${value}, not a whole number from 0 to ${MAX_DB}`);
+}
+
+function parseUrl(text: string): URL | null {
   try {
-    const db = Number(new URL(url).pathname.replace(/^\//, '') || '0');
-    return Number.isInteger(db) && db >= 0 ? db : 0;
+    return new URL(text);
   } catch {
-    return 0;
+    return null;
   }
 }
 
