@@ -116,6 +116,27 @@ describe('redis topology: auth from REDIS_URL', () => {
     expect(readRedisTopology(env, url)).toEqual({ ok: false, error: badDb(quoted) });
   });
 
+  // A cluster has only database 0 and refuses SELECT: a database in the URL would be dropped silently.
+  it.each<[string, string, number]>([
+    ['db 3', 'redis://h:6379/3', 3],
+    ['db 1 with a trailing slash', 'redis://h:6379/1/', 1],
+  ])('cluster, %s: refused', (_why, url, db) => {
+    expect(readRedisTopology({ REDIS_CLUSTER_NODES: 'n1:7000' }, url)).toEqual({
+      ok: false,
+      error: `REDIS_URL selects database ${db}, but a Redis Cluster has only database 0`,
+    });
+  });
+
+  it.each<[string, string]>([
+    ['db 0', 'redis://h:6379/0'],
+    ['a lone slash', 'redis://h:6379/'],
+  ])('cluster, %s: accepted', (_why, url) => {
+    expect(readRedisTopology({ REDIS_CLUSTER_NODES: 'n1:7000' }, url)).toEqual({
+      ok: true,
+      value: { kind: 'cluster', nodes: [{ host: 'n1', port: 7000 }], auth: NO_AUTH },
+    });
+  });
+
   it('a bad database holding "@" is not quoted: it may be the tail of a password with a raw "/"', () => {
     expect(readRedisTopology({}, 'redis://u:123/s3cret@h:6379')).toEqual({
       ok: false,

@@ -66,10 +66,14 @@ export function readRedisTopology(env: Environment, url: string): Checked<RedisT
   if (clusterText !== null) {
     const nodes = readNodes('REDIS_CLUSTER_NODES', clusterText);
     if (!nodes.ok) return nodes;
+    // SELECT is refused on a cluster: a database in the URL would be dropped without a word.
+    if (data.value.db !== 0) {
+      return failed(`REDIS_URL selects database ${data.value.db}, but a Redis Cluster has only database 0`);
+    }
     return passed({ kind: 'cluster', nodes: nodes.value, auth: data.value.auth });
   }
   if (sentinelsText !== null || nameText !== null) {
-    if (sentinelsText === null || nameText === null || nameText === '') {
+    if (sentinelsText === null || nameText === null) {
       return failed('REDIS_SENTINELS and REDIS_SENTINEL_NAME must be set together');
     }
     const sentinels = readNodes('REDIS_SENTINELS', sentinelsText);
