@@ -356,6 +356,59 @@ describe('StopConfirmer', () => {
     await h.tick('RUNNING');
     expect(await h.pending.all('qwen')).toEqual([]);
   });
+
+  it('the confirmation line is written on the first tick that sees the pod down, and never again', async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    h.logs.clear();
+    await h.tick('EXITED');
+    expect(h.logs.lines.map((l) => [l.level, l.msg])).toEqual([[30, 'stop of p1 confirmed (down)']]);
+    h.logs.clear();
+    await h.tick('EXITED');
+    await h.tick(null);
+    expect(h.logs.lines).toEqual([]);
+  });
+
+  it("a refused Stop row of the pod does not stand in for the accepted one: a lagging wake's start before it still ends the following", async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    h.clock.now += 1000;
+    await h.actions.record(wakeStart(h.clock.now - 180_000));
+    await h.actions.record({
+      ...wakeStart(h.clock.now),
+      action: 'Stop',
+      ok: false,
+      httpStatus: 500,
+      trigger: 'manual',
+    });
+    await h.tick('RUNNING');
+    expect(await h.pending.all('qwen')).toEqual([]);
+  });
+
+  describe("once the stop's row has left the recent rows, the clocks decide", () => {
+    /** The accepted stop, then more rows than the confirmer reads (refused starts: not starts), then `start`. */
+    async function stopOutOfView(h: ReturnType<typeof setup>, start: ActionRecord): Promise<void> {
+      await h.stops.stopPods(h.pod, ['p1'], 'idle');
+      for (let i = 0; i < 20; i += 1)
+        await h.actions.record({ ...wakeStart(h.clock.now), ok: false, httpStatus: 500 });
+      await h.actions.record(start);
+      expect((await h.actions.recent('qwen', 20)).filter((a) => a.action === 'Stop')).toEqual([]);
+    }
+
+    it('a start stamped after the stop ends the following', async () => {
+      const h = setup();
+      await stopOutOfView(h, wakeStart(T0 + 1000));
+      await h.tick('RUNNING');
+      expect(await h.pending.all('qwen')).toEqual([]);
+    });
+
+    it('a start stamped before the stop does not: the pod is stopped again', async () => {
+      const h = setup();
+      await stopOutOfView(h, wakeStart(T0 - 1000));
+      for (let i = 0; i < 3; i += 1) await h.tick('RUNNING');
+      expect(h.fake.billableCalls).toEqual(['stop p1', 'stop p1']);
+    });
+  });
 });
 
 /** A wake's recorded start of p1, stamped `at` by the waker's clock. */
