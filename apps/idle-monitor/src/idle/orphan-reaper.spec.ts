@@ -199,6 +199,16 @@ describe('OrphanReaper', () => {
     expect(logs.messages('error')).toEqual(['orphan a not terminated']);
   });
 
+  it('a pod on two unconfigured volumes is named with both, comma-separated, in its row and its line', async () => {
+    const { fake, recorded, logs, reaper } = setup();
+    fake.setPod('orphan', { volumeId: 'vol-a', name: 'podwarden-x', createdAt: minutesAgo(60) });
+    const list = await fake.listPods();
+    if (list.kind !== 'listed') throw new Error('list');
+    await reaper.sweep(list.pods.map((p) => ({ ...p, volumeIds: ['vol-a', 'vol-b'] })));
+    expect(recorded.map((r) => r.detail)).toEqual(['podwarden-x on volume vol-a, vol-b, not configured']);
+    expect(logs.messages('info')).toEqual(['terminated orphan orphan (podwarden-x on volume vol-a, vol-b)']);
+  });
+
   it('the dry-run Warning names the pod, its volumes and its age', async () => {
     const { fake, logs, reaper } = setup({ IDLE_DRY_RUN: 'true' });
     fake.setPod('orphan', { volumeId: 'vol-gone', name: 'podwarden-x', createdAt: minutesAgo(60) });
