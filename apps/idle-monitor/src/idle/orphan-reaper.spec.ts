@@ -30,6 +30,7 @@ function setup(env: Record<string, string> = {}) {
     },
     logger: logs.logger,
     now: () => NOW,
+    intents: { begin: async () => undefined },
   });
   return { fake, recorded, logs, reaper };
 }
@@ -169,6 +170,7 @@ describe('OrphanReaper', () => {
       actions: { record: async (entry) => (recorded.push(entry), 'recorded') },
       logger: logs.logger,
       now: () => NOW,
+      intents: { begin: async () => undefined },
     });
     await expect(reaper.sweep(list.pods)).resolves.toBeUndefined();
     expect(logs.lines.filter((l) => l.level === LEVEL.error)).toEqual([

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrphans, type ListedPod, type PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
@@ -8,7 +9,9 @@ import {
   errorMessage,
   recordBillable,
   ActionLog,
+  BillableIntents,
   type AppLogger,
+  type BillableIntent,
   CLOCK,
 } from '@podwarden/platform';
 
@@ -21,6 +24,8 @@ export class OrphanReaperDependencies {
     @Inject(ActionLog) readonly actions: Pick<ActionLog, 'record'>,
     @Inject(LOGGER) readonly logger: AppLogger,
     @Inject(CLOCK) readonly now: () => number,
+    /** The Terminate intent is written here before the call; the tick's StopIntentReconciler closes a dead caller's. */
+    @Inject(BillableIntents) readonly intents: Pick<BillableIntents, 'begin'>,
   ) {}
 }
 
@@ -66,14 +71,20 @@ export class OrphanReaper {
     }
   }
 
+  /**
+   * Write-ahead like every billable call: the intent (trigger `orphan`, a stop-path intent the waker leaves
+   * alone) before the DELETE, claimed by the row. Killed in between, the tick's StopIntentReconciler records
+   * it past RUNPOD_TIMEOUT_MS. An intent Redis refuses throws: no call, the next tick tries again.
+   */
   private async terminate(pod: ListedPod, recordUnder: string, now: number): Promise<void> {
+    const intent = await this.openIntent(pod, recordUnder, now);
     const result = await this.deps.client.terminatePod(pod.id);
     if (result.ok) this.counts.terminated += 1;
     const volumes = pod.volumeIds.length === 0 ? 'no volume' : `volume ${pod.volumeIds.join(', ')}`;
     await recordBillable({
       logger: this.deps.logger,
       actions: this.deps.actions,
-      at: new Date(now).toISOString(),
+      at: new Date(this.deps.now()).toISOString(),
       podName: recordUnder,
       action: 'Terminate',
       podId: pod.id,
@@ -86,6 +97,26 @@ export class OrphanReaper {
       message: result.ok
         ? `terminated orphan ${pod.id} (${pod.name ?? ''} on ${volumes})`
         : `termination of orphan ${pod.id} refused (HTTP ${result.httpStatus})`,
+      closing: { mode: 'claim', intent },
     });
+  }
+
+  private async openIntent(pod: ListedPod, recordUnder: string, now: number): Promise<BillableIntent> {
+    const intent: BillableIntent = {
+      id: randomUUID(),
+      at: new Date(now).toISOString(),
+      podName: recordUnder,
+      action: 'Terminate',
+      podId: pod.id,
+      gpuId: pod.gpuId,
+      pricePerHour: pod.costPerHr,
+      requestName: null,
+      attemptId: 'stop:orphan',
+      fenceToken: null,
+      answeredStatus: null,
+      trigger: 'orphan',
+    };
+    await this.deps.intents.begin(intent);
+    return intent;
   }
 }
