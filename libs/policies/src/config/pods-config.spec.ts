@@ -76,6 +76,22 @@ describe('PODS_CONFIG merging', () => {
     expect(config.pods[0].volumeId).toBe('env-volume');
   });
 
+  it('fills every null field from the environment without a warning', () => {
+    const allNull = Object.fromEntries(Object.keys(environmentValues).map((field) => [field, null]));
+    const { config, warnings } = parsed(richEnv, podsFile({ ...allNull, name: 'qwen' }));
+    expect(config.pods).toEqual([{ name: 'qwen', ...environmentValues }]);
+    expect(warnings).toEqual([]);
+  });
+
+  it.each([' Adaptive ', 'ADAPTIVE', '\tadaptive\n'])(
+    'reads idlePolicy %j as adaptive, like its variable',
+    (word) => {
+      const { config, warnings } = parsed(richEnv, podsFile({ name: 'qwen', idlePolicy: word }));
+      expect(config.pods[0].idlePolicy).toBe('adaptive');
+      expect(warnings).toEqual([]);
+    },
+  );
+
   it('takes every present field over the environment', () => {
     const own: PodConfig = {
       name: 'llama',
@@ -173,6 +189,9 @@ describe('PODS_CONFIG per-pod warnings: a bad guard field keeps the environment 
     ['bootGraceMinutes', -0.5, 'is not a non-negative decimal such as 0.5; using 25'],
     ['maxRuntimeMinutes', -1.5, 'is not a non-negative decimal such as 0.5; using 120'],
     ['maxRuntimeMinutes', [], 'is not a non-negative decimal such as 0.5; using 120'],
+    // Neither a number nor text, even though it would print as a valid one.
+    ['podPort', [9000], 'is not a port number in 1..65535; using 8001'],
+    ['maxPricePerHour', ['1.50'], 'is not a non-negative dot decimal such as 1.50; using 2.00'],
     ['idlePolicy', 'learned', 'is not one of fixed, adaptive; using fixed'],
     ['idlePolicy', 1, 'is not one of fixed, adaptive; using fixed'],
   ])('pods[0].%s=%j', (field, bad, complaint) => {
@@ -249,6 +268,12 @@ describe('PODS_CONFIG structural errors refuse to start', () => {
     ['JSON null', 'null', /^PODS_CONFIG must be an object \{ "pods": \[ \.\.\. \] \}$/],
     ['an empty pods list', '{"pods": []}', /^PODS_CONFIG lists no pods; "pods" needs at least one$/],
     ['a pod that is not an object', '{"pods": ["qwen"]}', /^PODS_CONFIG pods\[0\] is not an object$/],
+    ['a pod that is JSON null', '{"pods": [null]}', /^PODS_CONFIG pods\[0\] is not an object$/],
+    [
+      'a later pod that is JSON null',
+      '{"pods": [{"name": "qwen"}, null]}',
+      /^PODS_CONFIG pods\[1\] is not an object$/,
+    ],
   ])('%s', (_case, text, message) => {
     expect(errorOf(FILE_ENV, text)).toMatch(message);
   });
