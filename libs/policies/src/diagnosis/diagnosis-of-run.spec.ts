@@ -27,6 +27,26 @@ describe('diagnoses kept with runs and the last wake', () => {
     ],
     ['none of another pod', { podId: 'p3', startedAt: null, stoppedAt: null }, null],
     ['none from before the run', { podId: 'p2', startedAt: '2026-12-01T11:00:00Z', stoppedAt: null }, null],
+    [
+      'a run whose start was not recorded takes any before its stop',
+      { podId: 'p1', startedAt: null, stoppedAt: '2026-12-01T11:00:00Z' },
+      '2026-12-01T10:05:00Z',
+    ],
+    [
+      'one made the instant the run started',
+      { podId: 'p1', startedAt: '2026-12-01T10:05:00Z', stoppedAt: '2026-12-01T11:00:00Z' },
+      '2026-12-01T10:05:00Z',
+    ],
+    [
+      'one made the instant the run stopped',
+      { podId: 'p1', startedAt: '2026-12-01T09:00:00Z', stoppedAt: '2026-12-01T10:05:00Z' },
+      '2026-12-01T10:05:00Z',
+    ],
+    [
+      'none from after the run',
+      { podId: 'p2', startedAt: '2026-12-01T09:00:00Z', stoppedAt: '2026-12-01T10:05:59.999Z' },
+      null,
+    ],
   ])('%s', (_rule, run, at) => {
     expect(diagnosisOfRun(run, diagnoses)?.at ?? null).toBe(at);
   });
@@ -44,6 +64,18 @@ describe('diagnoses kept with runs and the last wake', () => {
       note('p1', '2026-12-01T10:05:00Z'),
       'boot diagnosis (restart-loop): restart-loop seen',
     ],
+    [
+      'the reason alone when blank',
+      ' \t',
+      note('p1', '2026-12-01T10:05:00Z'),
+      'boot diagnosis (restart-loop): restart-loop seen',
+    ],
+    [
+      'one made the instant the wake was requested',
+      'created p1',
+      note('p1', '2026-12-01T10:00:00Z', 'cold-pull'),
+      'created p1; boot diagnosis (cold-pull): cold-pull seen',
+    ],
     ['not for another pod', 'created p1', note('p2', '2026-12-01T10:05:00Z'), 'created p1'],
     ['not from before the wake', 'created p1', note('p1', '2026-12-01T09:00:00Z'), 'created p1'],
     ['nothing without a diagnosis', 'created p1', null, 'created p1'],
@@ -51,5 +83,15 @@ describe('diagnoses kept with runs and the last wake', () => {
     expect(reasonWithDiagnosis(reason, { podId: 'p1', requestedAt: '2026-12-01T10:00:00Z' }, diagnosis)).toBe(
       expected,
     );
+  });
+
+  it('nothing for a wake that placed no pod', () => {
+    expect(
+      reasonWithDiagnosis(
+        'no GPU',
+        { podId: null, requestedAt: '2026-12-01T10:00:00Z' },
+        note('p1', '2026-12-01T10:05:00Z'),
+      ),
+    ).toBe('no GPU');
   });
 });
