@@ -1,9 +1,7 @@
-import { bearerToken, forwardableHeaders } from './proxy-headers';
+import { bearerToken, forwardableHeaders, type HeaderBag } from './proxy-headers';
 
 describe(forwardableHeaders.name, () => {
-  it.each<
-    [string, Record<string, string | string[]>, 'request' | 'response', Record<string, string | string[]>]
-  >([
+  it.each<[string, HeaderBag, 'request' | 'response', Record<string, string | string[]>]>([
     [
       'drops hop-by-hop fields both ways',
       {
@@ -42,6 +40,39 @@ describe(forwardableHeaders.name, () => {
       { 'content-length': '12', 'content-type': 'text/event-stream', 'set-cookie': ['a=1', 'b=2'] },
     ],
     ['drops proxy credentials', { 'proxy-authorization': 'Basic x', 'x-a': '1' }, 'request', { 'x-a': '1' }],
+    ...['connection', 'keep-alive', 'proxy-authenticate', 'proxy-connection', 'te', 'trailer', 'upgrade'].map(
+      (hop): [string, HeaderBag, 'response', Record<string, string>] => [
+        `drops ${hop} on its own, unnamed by Connection`,
+        { [hop]: 'x', 'x-a': '1' },
+        'response',
+        { 'x-a': '1' },
+      ],
+    ),
+    [
+      "drops the client's Expect towards the pod, keeps it back",
+      { expect: '100-continue', 'x-a': '1' },
+      'request',
+      { 'x-a': '1' },
+    ],
+    [
+      'keeps the request-only fields towards the client',
+      { expect: 'x', host: 'h' },
+      'response',
+      { expect: 'x', host: 'h' },
+    ],
+    ['skips a header Node left undefined', { 'x-gone': undefined, 'x-a': '1' }, 'request', { 'x-a': '1' }],
+    [
+      'reads a repeated Connection header given as a list',
+      { connection: ['close', 'X-Hop-A'], 'x-hop-a': '1', 'x-hop-b': '2' },
+      'response',
+      { 'x-hop-b': '2' },
+    ],
+    [
+      'forwards names lower-cased',
+      { 'X-Request-Id': 'r1', 'Content-Type': 'application/json' },
+      'response',
+      { 'x-request-id': 'r1', 'content-type': 'application/json' },
+    ],
   ])('%s', (_what, headers, direction, expected) => {
     expect(forwardableHeaders(headers, direction)).toEqual(expected);
   });
@@ -53,6 +84,9 @@ describe(bearerToken.name, () => {
     ['', null],
     ['Bearer sk-1', 'sk-1'],
     ['bearer   sk-1  ', 'sk-1'],
+    [' \tBearer sk-1', 'sk-1'],
+    ['NotBearer sk-1', null],
+    ['Token Bearer sk-1', null],
     ['Basic dXNlcjpwdw==', null],
     ['Bearer', null],
     ['Bearer a b', null],
