@@ -125,7 +125,8 @@ describe(nextErrorClocks.name, () => {
     ],
     ['an empty volume has none', { a: clock(5) }, { kind: 'not-found' }, [], [], {}],
   ])('%s', (_rule, previous, lookup, readings, entries, expected) => {
-    expect(nextErrorClocks(previous, lookup, readings, entries, NOW)).toEqual(expected);
+    // Strict: a pod left without a clock has no key at all, not one holding undefined.
+    expect(nextErrorClocks(previous, lookup, readings, entries, NOW)).toStrictEqual(expected);
   });
 
   it('keeps a pod id such as __proto__ as data', () => {
@@ -263,7 +264,11 @@ describe(readErrorClocks.name, () => {
     ['a missing stoppedAt is malformed', { a: { since: 1 } }, {}],
     ['a non-object entry is dropped', { a: 5 }, {}],
     ['a non-finite time is dropped', { a: { since: 1, stoppedAt: Number.NaN } }, {}],
+    ['a non-finite start is dropped', { a: { since: Infinity, stoppedAt: null } }, {}],
+    ['a null entry is dropped, the rest kept', { a: null, b: clock(2) }, { b: clock(2) }],
+    ['a text record', 'a', {}],
+    ['a number record', 5, {}],
   ])('%s', (_rule, raw, expected) => {
-    expect(readErrorClocks(raw)).toEqual(expected);
+    expect(readErrorClocks(raw)).toStrictEqual(expected);
   });
 });
