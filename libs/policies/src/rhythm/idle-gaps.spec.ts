@@ -48,6 +48,16 @@ describe('idleGaps', () => {
       ],
       gaps: [[12, 2]],
     },
+    {
+      // Sorted by start, not by end: the long use from 2 still covers the short one from 5.
+      name: 'a use inside a longer one that started later than another',
+      uses: [
+        [0, 1],
+        [5, 6],
+        [2, 10],
+      ],
+      gaps: [[2, 1]],
+    },
   ])('$name', ({ uses, gaps }) => {
     const found = idleGaps(uses.map(([start, end]) => ({ start: m(start), end: m(end) })));
     expect(found).toEqual(gaps.map(([endedAt, minutes]) => ({ endedAt: m(endedAt), minutes })));
@@ -84,6 +94,26 @@ describe('sessionStarts', () => {
       ],
       longer: 15,
       starts: [0],
+    },
+    {
+      name: 'unsorted input',
+      uses: [
+        [40, 41],
+        [0, 1],
+        [20, 21],
+      ],
+      longer: 15,
+      starts: [0, 20, 40],
+    },
+    {
+      name: 'sorted by start, not by end',
+      uses: [
+        [0, 1],
+        [25, 26],
+        [20, 40],
+      ],
+      longer: 15,
+      starts: [0, 20],
     },
   ])('$name', ({ uses, longer, starts }) => {
     expect(
