@@ -111,6 +111,11 @@ describe(classifyProxyRequest.name, () => {
       ['/v1/responses/resp_123'],
       ['/v1/responses/a/b/cancel'],
       ['/v1/load_lora_adapters'],
+      // Anchored at the start too: a non-work route under another prefix is not that route.
+      ['/x/v1/tokenize'],
+      ['/x/v1/models'],
+      ['/x/v1/unload_lora_adapter'],
+      ['/x/v1/responses/resp_123/cancel'],
       // Percent-encoding is not decoded: an encoded route is unknown, so it wakes.
       ['/v1/%74okenize'],
     ])('POST %s → model-work', (path) => {
