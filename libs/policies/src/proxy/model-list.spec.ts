@@ -46,6 +46,7 @@ describe(isModelList.name, () => {
     ['an empty id', JSON.stringify({ object: 'list', data: [{ id: '' }] }), false],
     ['a model that is not an object', JSON.stringify({ object: 'list', data: ['a'] }), false],
     ['a model that is an array', JSON.stringify({ object: 'list', data: [['a']] }), false],
+    ['a model that is JSON null', JSON.stringify({ object: 'list', data: [{ id: 'a' }, null] }), false],
     ['an OpenAI error', JSON.stringify({ error: { message: 'x', type: 'y' } }), false],
   ])('%s → %j', (_what, body, expected) => {
     expect(isModelList(body)).toBe(expected);
