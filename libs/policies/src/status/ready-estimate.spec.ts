@@ -44,6 +44,12 @@ describe('medianReadyAfterMs', () => {
       null,
       5 * MIN,
     ],
+    [
+      'samples of no known GPU are never this GPU’s',
+      [...samples(null, 1, 1, 1, 1, 1), ...samples('L40S', 9, 9, 9, 9, 9)],
+      'L40S',
+      9 * MIN,
+    ],
   ];
 
   it.each(rows)('%s', (_name, history, gpuId, expected) => {
@@ -94,6 +100,16 @@ describe('bootUnderWay', () => {
       { ...idle, wakeRequestedAt: T, readySince: T - 1 },
       null,
     ],
+    [
+      'a started pod still provisioning',
+      { ...idle, lastWake: started, podId: 'p1', status: 'Provisioning' },
+      { startedAt: T, gpuId: 'L40S' },
+    ],
+    [
+      'a wake that named no pod, no pod read',
+      { ...idle, lastWake: { ...started, podId: null }, podId: null, status: 'Starting' },
+      null,
+    ],
     ['stopped after the wake', { ...idle, lastWake: started, podId: 'p1', status: 'Exited' }, null],
     [
       'a pod the last wake did not bring up',
@@ -142,7 +158,7 @@ describe('readySampleOf', () => {
     podId: 'p1',
     gpuId: 'L40S',
   };
-  const ready: { podId: string; at: number; gpuId: string | null } = {
+  const ready: { podId: string | null; at: number; gpuId: string | null } = {
     podId: 'p1',
     at: T + 7 * MIN,
     gpuId: null,
@@ -172,6 +188,12 @@ describe('readySampleOf', () => {
     ['already running before the wake', { ...attempt, wakeOutcome: 'AlreadyRunning' }, ready, null],
     ['a failed wake', { ...attempt, wakeOutcome: 'Failed' }, ready, null],
     ['another pod became ready', attempt, { ...ready, podId: 'p2' }, null],
+    [
+      'a ready edge that names no pod',
+      attempt,
+      { ...ready, podId: null },
+      { attemptId: 'a1', gpuId: 'L40S', readyAfterMs: 7 * MIN },
+    ],
     ['ready before the request (clock or record mix-up)', attempt, { ...ready, at: T }, null],
     ['ready after three hours: not a boot to learn from', attempt, { ...ready, at: T + 180 * MIN + 1 }, null],
     [
