@@ -48,6 +48,8 @@ describe(findOrphans.name, () => {
     ['no creation time: its age is unknown, left alone', { createdAt: null }, false],
     ['an unparseable creation time: left alone', { createdAt: 'yesterday' }, false],
     ['already TERMINATED: nothing to do', { status: 'TERMINATED' }, false],
+    ['terminated, in any case: nothing to do', { status: 'terminated' }, false],
+    ['no listed status: still an orphan', { status: null }, true],
   ])('%s', (_rule, changes, orphan) => {
     expect(ids([pod(changes)])).toEqual(orphan ? ['p1'] : []);
   });
@@ -86,8 +88,12 @@ describe(findOrphans.name, () => {
     ]);
   });
 
-  it('a blank configured volume id protects nothing', () => {
-    const settings = { ...SETTINGS, pods: [{ name: 'qwen', volumeId: '' }] };
-    expect(ids([pod({ volumeIds: [''] })], settings)).toEqual(['p1']);
+  it.each(['', '  '])('a blank configured volume id %j protects nothing', (blank) => {
+    const settings = { ...SETTINGS, pods: [{ name: 'qwen', volumeId: blank }] };
+    expect(ids([pod({ volumeIds: [blank] })], settings)).toEqual(['p1']);
+  });
+
+  it('no configured pods: nothing is ours to terminate', () => {
+    expect(ids([pod({})], { ...SETTINGS, pods: [] })).toEqual([]);
   });
 });
