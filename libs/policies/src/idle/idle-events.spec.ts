@@ -44,6 +44,14 @@ describe(idleEventsOf.name, () => {
     ['boot grace stop', booting, down, 'boot-grace', [phase('down', 'booting', 'boot-grace')]],
     ['pod gone by itself: down without a reason', ready(2), down, null, [phase('down', 'ready')]],
     ['a refused stop keeps the phase: only the streak', ready(5), ready(0), 'idle', [streak(0)]],
+    ['a reason only goes with a way down', booting, ready(0), 'idle', [phase('ready', 'booting')]],
+    [
+      "a streak left on a state that was not ready is no baseline: the ready pod's streak is news",
+      { ...booting, idleStreak: 1 },
+      ready(1),
+      null,
+      [phase('ready', 'booting'), streak(1)],
+    ],
   ])('%s', (_rule, before, after, reason, expected) => {
     expect(idleEventsOf(before, after, 5, reason)).toEqual(expected);
   });
