@@ -3,11 +3,21 @@ import { DiagnosisController } from './diagnosis/diagnosis.controller';
 import { UsageController } from './usage/usage.controller';
 import { Module, type DynamicModule } from '@nestjs/common';
 import {
+  BillingModule,
+  BudgetModule,
+  DiagnosisModule,
+  EventsModule,
   HealthModule,
   IDLE_TICK_QUEUE,
-  PlatformModule,
+  IdleModule,
+  PlatformCoreModule,
   QueuesModule,
+  RecordsModule,
+  StatusModule,
+  StopModule,
+  UsageModule,
   WAKE_QUEUE,
+  WakeModule,
   type AppStart,
 } from '@podwarden/platform';
 import { QueueBoardModule } from './admin/queue-board.module';
@@ -33,7 +43,18 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [
-        PlatformModule.forRoot(start),
+        PlatformCoreModule.forRoot(start),
+        // Every store the API reads or writes; it stops pods, so the stop service too. Not the proxy's activity.
+        StatusModule,
+        RecordsModule,
+        WakeModule,
+        IdleModule,
+        StopModule,
+        BudgetModule,
+        EventsModule,
+        UsageModule,
+        BillingModule,
+        DiagnosisModule,
         // The idle-tick queue is registered only so Bull Board can show it; the gateway never adds to it.
         QueuesModule.forRoot(WAKE_QUEUE, IDLE_TICK_QUEUE),
         QueueBoardModule.forRoot(start),

@@ -2,10 +2,17 @@ import { Module, type DynamicModule, type OnApplicationShutdown, Inject } from '
 import type { PodwardenConfig } from '@podwarden/policies';
 import {
   CONFIG,
+  EventsModule,
   HealthModule,
-  PlatformModule,
+  IdleModule,
+  PlatformCoreModule,
+  ProxyActivityModule,
   QueuesModule,
+  RecordsModule,
+  StatusModule,
+  UsageModule,
   WAKE_QUEUE,
+  WakeModule,
   type AppStart,
 } from '@podwarden/platform';
 import { HeldRequests } from './cold/held-requests';
@@ -36,7 +43,20 @@ export class InferenceProxyModule {
   static forRoot(start: AppStart): DynamicModule {
     return {
       module: InferenceProxyModule,
-      imports: [PlatformModule.forRoot(start), QueuesModule.forRoot(WAKE_QUEUE), HealthModule],
+      imports: [
+        PlatformCoreModule.forRoot(start),
+        // Readiness (idle state), wakes (gate, events), shed estimates (wake history, ready times), activity
+        // and usage: no stop service, no budget ledger, no billing or diagnosis.
+        IdleModule,
+        WakeModule,
+        EventsModule,
+        RecordsModule,
+        StatusModule,
+        ProxyActivityModule,
+        UsageModule,
+        QueuesModule.forRoot(WAKE_QUEUE),
+        HealthModule,
+      ],
       // Health and metrics first, so `/health/...` and `/metrics` are never read as a pod's name.
       controllers: [MetricsController, ProxyController],
       providers: [

@@ -1,9 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import {
-  WorkerHealthModule,
-  PlatformModule,
+  BudgetModule,
+  EventsModule,
+  PlatformCoreModule,
   QueuesModule,
+  RecordsModule,
+  StatusModule,
   WAKE_QUEUE,
+  WakeModule,
+  WorkerHealthModule,
   configureProcessor,
   type AppStart,
 } from '@podwarden/platform';
@@ -12,7 +17,7 @@ import { WakeJobRunner } from './wake/wake-job-runner';
 import { wakeTimingProvider } from './wake-timing.provider';
 import { wakeWorkerOptions } from './wake-worker-options';
 
-/** The waker: the `wake` queue's processor on the platform's stores, plus health on HEALTH_PORT. */
+/** The waker: the `wake` queue's processor on the platform's wake stores, plus health on HEALTH_PORT. */
 @Module({})
 export class WakerModule {
   static forRoot(start: AppStart): DynamicModule {
@@ -21,7 +26,13 @@ export class WakerModule {
     return {
       module: WakerModule,
       imports: [
-        PlatformModule.forRoot(start),
+        PlatformCoreModule.forRoot(start),
+        // The wake's gate and progress, its records, the budget it reserves, the events it publishes.
+        WakeModule,
+        RecordsModule,
+        StatusModule,
+        BudgetModule,
+        EventsModule,
         QueuesModule.forRoot(WAKE_QUEUE),
         WorkerHealthModule.forRoot({ app: 'waker', ticks: false }),
       ],

@@ -20,7 +20,7 @@ export interface WorkerHealthOptions {
 
 /**
  * A worker's /health/live, /health/ready and /metrics on HEALTH_PORT. Global, so the processor can inject
- * WorkerState, WorkerMetrics or the WorkerHostKit carrying both. Needs PlatformModule.
+ * WorkerState, WorkerMetrics or the WorkerHostKit carrying both. Needs PlatformCoreModule.
  */
 @Global()
 @Module({})

@@ -2,7 +2,7 @@ import { Counter, Registry } from 'prom-client';
 import type { RunPodExchange } from '@podwarden/runpod-client';
 
 /**
- * The Prometheus registry every app shares through PlatformModule: its own, not prom-client's global, so
+ * The Prometheus registry every app shares through PlatformCoreModule: its own, not prom-client's global, so
  * apps in one process (specs) never collide on a name. Holds the RunPod requests; apps add theirs.
  */
 export class PodwardenMetrics {

@@ -13,7 +13,7 @@ export type QueueName = typeof WAKE_QUEUE | typeof IDLE_TICK_QUEUE | typeof BILL
 
 /**
  * BullMQ the NestJS way: one root configuration (the connection, and QUEUE_PREFIX so stacks sharing a
- * Redis never collide) and this app's queues for `@InjectQueue` and `@Processor`. Needs PlatformModule.
+ * Redis never collide) and this app's queues for `@InjectQueue` and `@Processor`. Needs PlatformCoreModule.
  */
 @Module({})
 export class QueuesModule {

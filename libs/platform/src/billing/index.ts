@@ -1,0 +1,2 @@
+export * from './billing-store';
+export * from './billing.module';

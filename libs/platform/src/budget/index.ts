@@ -1,0 +1,2 @@
+export * from './budget-ledger';
+export * from './budget.module';

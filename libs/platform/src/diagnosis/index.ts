@@ -1,0 +1,2 @@
+export * from './diagnosis-store';
+export * from './diagnosis.module';

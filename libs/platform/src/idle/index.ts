@@ -1,0 +1,3 @@
+export * from './idle-state-store';
+export * from './keep-alive-store';
+export * from './idle.module';

@@ -1,0 +1,2 @@
+export * from './podwarden-metrics';
+export * from './worker-metrics';

@@ -1,0 +1,2 @@
+export * from './proxy-activity-store';
+export * from './proxy-activity.module';

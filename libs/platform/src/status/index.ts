@@ -1,0 +1,5 @@
+export * from './volume-reading';
+export * from './status-snapshot-store';
+export * from './ready-times';
+export * from './status-publisher';
+export * from './status.module';

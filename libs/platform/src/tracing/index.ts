@@ -1,0 +1,3 @@
+export * from './tracing';
+export * from './redacting-exporter';
+export * from './http-tracing.middleware';

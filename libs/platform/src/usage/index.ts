@@ -1,0 +1,3 @@
+export * from './usage-store';
+export * from './rhythm-store';
+export * from './usage.module';

@@ -1,0 +1,3 @@
+export * from './error-message';
+export * from './within-timeout';
+export * from './or-warn';
