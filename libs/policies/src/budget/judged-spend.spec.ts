@@ -58,6 +58,27 @@ describe('the daily budget judged on the larger of ledger and provider spend', (
     );
   });
 
+  it("names the ledger's settled and accruing spend together, and only the open runs' remainder", () => {
+    const reason = judgedRefusal(
+      { settledMicros: 1_000_000, accruingMicros: 500_000, providerMicros: 5_000_000 },
+      800_000,
+      1_000_000,
+      490_000,
+      0.49,
+      60,
+    );
+    expect(reason).toBe(
+      "daily budget exceeded: spent 5.00 USD (RunPod's billing today, above our ledger's 1.50 USD) + reserved 0.30 USD " +
+        "+ this wake's 0.49 USD (0.49 USD/h × 60 min) would exceed DAILY_BUDGET_USD 1.00 USD; nothing was started or created",
+    );
+  });
+
+  it('open runs that accrued more than they reserved add nothing, never a negative amount', () => {
+    expect(
+      judgedFigures({ settledMicros: 0, accruingMicros: 1_500, providerMicros: 2_000 }, 1_000, 5_000),
+    ).toEqual({ spentMicros: 2_000, reservedMicros: 0, budgetMicros: 5_000 });
+  });
+
   it('a refusal judged on the ledger reads as before', () => {
     const reason = judgedRefusal(
       { settledMicros: 2_000_000, accruingMicros: 0, providerMicros: 0 },
