@@ -223,6 +223,12 @@ describe('parseConfig reads each variable', () => {
     ['LOG_LEVEL', 'WARN', (c) => c.logLevel, 'warn'],
     ['LOG_LEVEL', 'fatal', (c) => c.logLevel, 'fatal'],
     ['LOG_LEVEL', 'trace', (c) => c.logLevel, 'trace'],
+    ['BILLING_RECONCILE_SECONDS', '60', (c) => c.billing.reconcileSeconds, 60],
+    ['BILLING_RECONCILE_SECONDS', '1', (c) => c.billing.reconcileSeconds, 1],
+    ['BILLING_LAG_MINUTES', '2.5', (c) => c.billing.lagMinutes, 2.5],
+    ['BILLING_LAG_MINUTES', '0', (c) => c.billing.lagMinutes, 0],
+    ['BOOT_DIAGNOSE_TICKS', '0', (c) => c.billing.diagnoseAfterTicks, 0],
+    ['BOOT_DIAGNOSE_TICKS', '7', (c) => c.billing.diagnoseAfterTicks, 7],
   ];
 
   it.each(rows)('%s=%j is accepted without a warning', (variable, value, pick, expected) => {

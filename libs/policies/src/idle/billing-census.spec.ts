@@ -36,6 +36,7 @@ describe('billingPerVolume', () => {
       0,
     ],
     ['no status fails closed', [pod('b1', null, ['vol-b'])], 0, 1],
+    ['a blank volume id is no configured volume', [pod('z', 'RUNNING', [''])], 0, 0],
     [
       'a pod on another volume is not counted',
       [pod('x', 'RUNNING', ['vol-x']), pod('b1', 'RUNNING', ['vol-b'])],
@@ -76,6 +77,11 @@ describe('statusesPerVolume', () => {
       'a pod on another volume, or a configured pod without a volume, is not counted',
       [pod('x', 'RUNNING', ['vol-x']), pod('b1', 'CREATED', ['vol-b'])],
       [{ pod: 'llama', status: 'CREATED', count: 1 }],
+    ],
+    [
+      'a listed pod with a blank volume id is not the volume-less configured pod’s',
+      [pod('z', 'RUNNING', ['']), pod('a1', 'RUNNING', ['vol-a'])],
+      [{ pod: 'qwen', status: 'RUNNING', count: 1 }],
     ],
   ])('%s', (_case, listed, expected) => {
     const list: PodList = { kind: 'listed', pods: listed };
