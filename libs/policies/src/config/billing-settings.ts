@@ -6,16 +6,13 @@ import { Environment, readGuard } from './read-environment';
 /** The billing reconcile's period and lag allowance, and when a boot is diagnosed. */
 export function readBillingSettings(env: Environment, warnings: string[]): BillingSettings {
   return {
-    // At least a minute: RunPod's billing moves by the hour, reading it more often buys nothing.
-    reconcileSeconds: Math.max(
-      1,
-      readGuard(
-        env,
-        'BILLING_RECONCILE_SECONDS',
-        GUARD_RULES.checkSeconds,
-        DEFAULTS.BILLING_RECONCILE_SECONDS,
-        warnings,
-      ),
+    // A whole number of seconds from 1, as CHECK_SECONDS; the default (900) suits RunPod's hourly billing.
+    reconcileSeconds: readGuard(
+      env,
+      'BILLING_RECONCILE_SECONDS',
+      GUARD_RULES.checkSeconds,
+      DEFAULTS.BILLING_RECONCILE_SECONDS,
+      warnings,
     ),
     lagMinutes: readGuard(
       env,
