@@ -146,6 +146,31 @@ describe('BudgetLedger (real Redis)', () => {
     expect((await ledger.figures(at(NOON + 5 * HOUR))).accruingMicros).toBe(1_500_000);
   });
 
+  it('a reservation written by reserve reads back whole, its attempt included (the schema takes what is written)', async () => {
+    await ledger.reserve('a', { micros: 6_000_000, pricePerHour: 1, at: at(NOON), attemptId: 'job-9' }, null);
+    expect(await ledger.figures(at(NOON + HOUR))).toEqual({
+      spentMicros: 0,
+      reservedMicros: 6_000_000,
+      accruingMicros: 1_000_000,
+    });
+    expect(await ledger.settle('a', null, at(NOON + HOUR))).toBe(1_000_000);
+  });
+
+  it.each([
+    ['of the wrong shape (no price)', JSON.stringify({ micros: 6_000_000, at: NOON })],
+    ['not JSON', '{"micros": 6000000,'],
+  ])(
+    'a reservation %s is never read as none: settle and figures throw, and it stays open',
+    async (_case, stored) => {
+      const keys = new RedisKeys(prefix);
+      await redis.hset(keys.budgetOpen(), 'a', stored);
+      await expect(ledger.settle('a', null, at(NOON + HOUR))).rejects.toThrow(/unreadable/);
+      await expect(ledger.figures(at(NOON + HOUR))).rejects.toThrow(/unreadable/);
+      expect(await redis.hget(keys.budgetOpen(), 'a')).toBe(stored);
+      expect(await redis.get(keys.budgetSpent('2026-12-01'))).toBeNull();
+    },
+  );
+
   describe("on Redis's clock (production), callers minutes apart", () => {
     const MINUTES_3 = 180_000;
     const DAY = 86_400_000;

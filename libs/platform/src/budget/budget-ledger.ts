@@ -3,7 +3,9 @@ import { uptimeMicros, utcDay } from '@podwarden/policies';
 import type { SharedClock } from '../redis/redis-clock';
 import type { RedisKeys } from '../redis/redis-keys';
 import { MicroBatch } from '../concurrency/micro-batch';
+import { readStoredOrThrow } from '../redis/stored-json';
 import { reserveWithinBudget, settleReservationOnce } from './scripts/budget-scripts';
+import { openReservationSchema } from './open-reservation.schema';
 
 /** One open reservation: a wake's worst case, until the pod's run is settled. */
 export interface OpenReservation {
@@ -94,12 +96,13 @@ export class BudgetLedger {
   /**
    * Ends a pod's run: its reservation becomes price × observed uptime (from `upSince`, else the reservation).
    * Answers the settled micro-dollars, or null when nothing was open. Times are on the caller's clock.
+   * Throws on an unreadable reservation: it is never settled as nothing, it stays open at its worst case.
    */
   async settle(podName: string, upSince: number | null, now: number): Promise<number | null> {
     // One field, not the whole hash: every tick settles every pod seen down, most with nothing open.
     const raw = await this.openFields.call(podName.toLowerCase());
     if (raw === null) return null;
-    const reservation = JSON.parse(raw) as OpenReservation;
+    const reservation = readStoredOrThrow(openReservationSchema, raw, `budget reservation of ${podName}`);
     const offset = await this.offsetFrom(now);
     // The reservation on the caller's clock: compared with its upSince, not with the waker's clock.
     const reservedAt = reservation.at - offset;
@@ -113,6 +116,7 @@ export class BudgetLedger {
     return Number(settled) === 1 ? micros : null;
   }
 
+  /** Throws on an unreadable reservation: the figures never read it as "no reservation". */
   async figures(now: number): Promise<LedgerFigures> {
     const offset = await this.offsetFrom(now);
     const [spent, open] = await Promise.all([
@@ -138,6 +142,11 @@ export class BudgetLedger {
 
   private async open(): Promise<Map<string, OpenReservation>> {
     const raw = await this.redis.hgetall(this.keys.budgetOpen());
-    return new Map(Object.entries(raw).map(([pod, json]) => [pod, JSON.parse(json) as OpenReservation]));
+    return new Map(
+      Object.entries(raw).map(([pod, json]) => [
+        pod,
+        readStoredOrThrow(openReservationSchema, json, `budget reservation of ${pod}`),
+      ]),
+    );
   }
 }

@@ -2,7 +2,9 @@ import type Redis from 'ioredis';
 import { DEFAULTS } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
 import type { WakeJobResult } from '../queues/wake-job';
+import { wakeJobResultSchema } from '../queues/wake-job-result.schema';
 import { releaseIfHolder, renewIfHolder } from '../redis/holder-scripts';
+import { readStored } from '../redis/stored-json';
 import { attemptOfValue, leaseValue, WakeFence, type GateLease } from './wake-fence';
 import { claimGate, stopWakes } from './scripts/wake-scripts';
 
@@ -104,13 +106,14 @@ export class WakeGate {
     );
   }
 
+  /**
+   * The published result, or null when none is: an unreadable one (not JSON, or an outcome we cannot
+   * read) counts as not published, never as a success; readers fall back to the job's own state.
+   */
   async readResult(attemptId: string): Promise<WakeJobResult | null> {
     const raw = await this.redis.get(this.keys.wakeResult(attemptId));
     if (raw === null) return null;
-    try {
-      return JSON.parse(raw) as WakeJobResult;
-    } catch {
-      return null;
-    }
+    const read = readStored(wakeJobResultSchema, raw);
+    return read.kind === 'read' ? read.value : null;
   }
 }

@@ -1,6 +1,8 @@
 import type Redis from 'ioredis';
 import type { RedisKeys } from '../redis/redis-keys';
+import { readStored } from '../redis/stored-json';
 import { clearProgressIfAttempt } from './scripts/wake-scripts';
+import { wakeProgressSchema } from './wake-progress.schema';
 
 /** The in-flight wake as GET shows it: which attempt, where it is, and when it last moved. */
 export interface WakeProgress {
@@ -28,14 +30,12 @@ export class WakeProgressStore {
     );
   }
 
+  /** Null when none, or unreadable: progress only informs GET, which then shows no wake step. */
   async get(podName: string): Promise<WakeProgress | null> {
     const raw = await this.redis.get(this.keys.wakeProgress(podName));
     if (raw === null) return null;
-    try {
-      return JSON.parse(raw) as WakeProgress;
-    } catch {
-      return null;
-    }
+    const read = readStored(wakeProgressSchema, raw);
+    return read.kind === 'read' ? read.value : null;
   }
 
   /** Clears only this attempt's progress, never a newer attempt's. */
