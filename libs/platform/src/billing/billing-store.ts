@@ -2,6 +2,8 @@ import type Redis from 'ioredis';
 import type { BilledBucket } from '@podwarden/policies';
 import { utcDay } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
+import { readStoredOrThrow } from '../redis/stored-json';
+import { billedBucketsSchema, billingSnapshotSchema } from './billing-snapshot.schema';
 
 /** What the last reconcile read from RunPod's billing, account-wide. */
 export interface BillingSnapshot {
@@ -48,15 +50,18 @@ export class BillingStore {
     await multi.exec();
   }
 
+  /** Null when never reconciled; throws on an unreadable snapshot, which is never "nothing billed". */
   async snapshot(): Promise<BillingSnapshot | null> {
     const raw = await this.redis.get(this.keys.billingSnapshot());
-    return raw === null ? null : (JSON.parse(raw) as BillingSnapshot);
+    return raw === null ? null : readStoredOrThrow(billingSnapshotSchema, raw, 'billing snapshot');
   }
 
-  /** The configured pod's pods' buckets; an empty list when none were read. */
+  /** The configured pod's pods' buckets; an empty list when none were read; throws when one is unreadable. */
   async podBuckets(podName: string): Promise<BilledBucket[]> {
     const raw = await this.redis.hvals(this.keys.billingPods(podName));
-    return raw.flatMap((json) => JSON.parse(json) as BilledBucket[]);
+    return raw.flatMap((json) =>
+      readStoredOrThrow(billedBucketsSchema, json, `billed buckets of ${podName}`),
+    );
   }
 
   /** Today's provider spend in micro-dollars, null when never read today. */

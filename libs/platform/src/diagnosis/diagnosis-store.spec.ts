@@ -38,4 +38,18 @@ describe('DiagnosisStore (real Redis)', () => {
     ]);
     expect(await store.latest('qwen')).toEqual(diagnosis('p2', 'restart-loop', 4));
   });
+
+  it.each([
+    [
+      'of the wrong shape (an unknown kind)',
+      JSON.stringify({ ...diagnosis('p1', 'cold-pull', 1), kind: 'fine' }),
+    ],
+    ['not JSON', '{"podId":"p1"'],
+  ])('a stored diagnosis %s is never read as none: latest and all throw', async (_case, stored) => {
+    const keys = new RedisKeys(prefix);
+    await redis.lpush(keys.diagnoses('broken'), stored);
+    await expect(store.latest('broken')).rejects.toThrow(/unreadable/);
+    await expect(store.all('broken')).rejects.toThrow(/unreadable/);
+    await redis.del(keys.diagnoses('broken'));
+  });
 });

@@ -1,7 +1,9 @@
 import type Redis from 'ioredis';
 import type { BootDiagnosisKind } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
+import { readStoredOrThrow } from '../redis/stored-json';
 import { recordDiagnosis } from './scripts/diagnosis-scripts';
+import { storedDiagnosisSchema } from './stored-diagnosis.schema';
 
 /** A boot diagnosis as kept with the run (the contract's shape, plus the summary). */
 export interface StoredDiagnosis {
@@ -34,13 +36,15 @@ export class DiagnosisStore {
     return Number(added) === 1;
   }
 
+  /** Null when none was made; throws on an unreadable one, which is never "no diagnosis". */
   async latest(podName: string): Promise<StoredDiagnosis | null> {
     const raw = await this.redis.lindex(this.keys.diagnoses(podName), 0);
-    return raw === null ? null : (JSON.parse(raw) as StoredDiagnosis);
+    return raw === null ? null : readStoredOrThrow(storedDiagnosisSchema, raw, `diagnosis of ${podName}`);
   }
 
+  /** Throws when any entry is unreadable, as `latest` does. */
   async all(podName: string): Promise<StoredDiagnosis[]> {
     const raw = await this.redis.lrange(this.keys.diagnoses(podName), 0, KEPT - 1);
-    return raw.map((json) => JSON.parse(json) as StoredDiagnosis);
+    return raw.map((json) => readStoredOrThrow(storedDiagnosisSchema, json, `diagnosis of ${podName}`));
   }
 }

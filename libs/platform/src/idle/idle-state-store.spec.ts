@@ -29,6 +29,71 @@ describe(IdleStateStore.name, () => {
     expect(await store.load('qwen')).toEqual(EMPTY_IDLE_RECORD);
   });
 
+  it('a full record, every optional clock included, reads back as saved', async () => {
+    const full: IdleRecord = {
+      state: {
+        phase: 'Ready',
+        idleStreak: 3,
+        bootingTicks: 2,
+        upSince: 1_000,
+        bootStartedAt: 1_000,
+        readySince: 2_000,
+        lastTickAt: 9_000,
+      },
+      baselines: { 'pod-1': 42 },
+      updatedAt: 9_000,
+      lastTickId: 'tick-9',
+      lastTickScheduledAt: 8_900,
+      seenUp: ['pod-1'],
+      neverRanSince: { 'pod-2': 5_000 },
+      errorSince: { 'pod-3': { since: 4_000, stoppedAt: null }, 'pod-4': { since: 4_000, stoppedAt: 6_000 } },
+    };
+    await store.save('qwen', full);
+    expect(await store.load('qwen')).toEqual(full);
+    await store.save('qwen', record('tick-1'));
+    const minimal = await store.load('qwen');
+    expect(minimal).toEqual({ ...record('tick-1'), lastTickScheduledAt: null });
+    expect(Object.keys(minimal)).not.toEqual(expect.arrayContaining(['seenUp']));
+  });
+
+  it.each([['[]'], ['42'], ['null'], ['"text"']])(
+    'a record that is not a JSON object (%s) loads as the empty record, never as a pod mid-run',
+    async (stored) => {
+      await redis.set(keys.idleState('qwen'), stored);
+      expect(await store.load('qwen')).toEqual(EMPTY_IDLE_RECORD);
+    },
+  );
+
+  it('inside a record, a field of the wrong type reads as absent and the readable ones are kept', async () => {
+    await redis.set(
+      keys.idleState('qwen'),
+      JSON.stringify({
+        state: {
+          phase: 'Ready',
+          idleStreak: '3',
+          bootingTicks: 1,
+          upSince: 1_000,
+          readySince: 'x',
+          lastTickAt: 9_000,
+        },
+        baselines: 'none',
+        updatedAt: 9_000,
+        lastTickId: 7,
+        seenUp: 'pod-1',
+        errorSince: { 'pod-3': { since: 4_000, stoppedAt: null }, 'pod-5': { since: 'soon' } },
+      }),
+    );
+    expect(await store.load('qwen')).toEqual({
+      // The idle streak restarts (the pod is stopped a window later, not never); the runtime cap's clock is kept.
+      state: { ...INITIAL_IDLE_STATE, phase: 'Ready', bootingTicks: 1, upSince: 1_000, lastTickAt: 9_000 },
+      baselines: {},
+      updatedAt: 9_000,
+      lastTickId: null,
+      lastTickScheduledAt: null,
+      errorSince: { 'pod-3': { since: 4_000, stoppedAt: null } },
+    });
+  });
+
   it('the holder of the lock saves through it, and the lock is released afterwards', async () => {
     const outcome = await store.withLock('qwen', 'holder-a', 5_000, 0, async (lock) => {
       expect(await lock.stillHeld()).toBe(true);

@@ -1,14 +1,10 @@
 import type Redis from 'ioredis';
-import {
-  INITIAL_IDLE_STATE,
-  readErrorClocks,
-  type BaselineBook,
-  type ErrorClocks,
-  type IdleState,
-} from '@podwarden/policies';
+import { INITIAL_IDLE_STATE, type BaselineBook, type ErrorClocks, type IdleState } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
 import { releaseEachIfHolder, renewIfHolder } from '../redis/holder-scripts';
 import { MicroBatch } from '../concurrency/micro-batch';
+import { readStored } from '../redis/stored-json';
+import { idleRecordSchema } from './idle-record.schema';
 import { acquireIdleLocks, saveIdleStatesIfHolder } from './scripts/idle-scripts';
 
 /** Everything the idle monitor remembers about one configured pod, in Redis so no replica or restart forgets it. */
@@ -83,24 +79,15 @@ export class IdleStateStore {
     private readonly keys: RedisKeys,
   ) {}
 
+  /**
+   * A pod never recorded, or a record that is not a JSON object, loads as the empty record (the tick
+   * then saves a whole one); a field of the wrong type inside one reads as absent (idle-record.schema).
+   */
   async load(podName: string): Promise<IdleRecord> {
     const raw = await this.loads.call(this.keys.idleState(podName));
     if (raw === null) return EMPTY_IDLE_RECORD;
-    try {
-      const parsed = JSON.parse(raw) as Partial<IdleRecord>;
-      return {
-        state: { ...INITIAL_IDLE_STATE, ...(parsed.state ?? {}) },
-        baselines: parsed.baselines ?? {},
-        updatedAt: parsed.updatedAt ?? null,
-        lastTickId: parsed.lastTickId ?? null,
-        lastTickScheduledAt: parsed.lastTickScheduledAt ?? null,
-        ...(parsed.seenUp === undefined ? {} : { seenUp: parsed.seenUp }),
-        ...(parsed.neverRanSince === undefined ? {} : { neverRanSince: parsed.neverRanSince }),
-        ...(parsed.errorSince === undefined ? {} : { errorSince: readErrorClocks(parsed.errorSince) }),
-      };
-    } catch {
-      return EMPTY_IDLE_RECORD;
-    }
+    const read = readStored(idleRecordSchema, raw);
+    return read.kind === 'read' ? read.value : EMPTY_IDLE_RECORD;
   }
 
   /** Unfenced: for a writer that holds the lock through `withLock` prefer the held lock's `save`. */

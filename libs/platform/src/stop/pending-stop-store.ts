@@ -3,6 +3,8 @@ import type { PendingStop } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
 import { MicroBatch } from '../concurrency/micro-batch';
 import { hgetallEach } from '../redis/read-each-hash';
+import { readStored } from '../redis/stored-json';
+import { pendingStopSchema } from './pending-stop.schema';
 
 // A confirmed stop is kept for GET's stopConfirmed a day at most, whatever happens after.
 const CONFIRMED_TTL_SECONDS = 86_400;
@@ -39,8 +41,8 @@ export class PendingStopStore {
   async all(podName: string): Promise<PendingStop[]> {
     const raw = await this.hashes.call(this.keys.pendingStops(podName));
     return Object.values(raw).flatMap((text) => {
-      const entry = parseEntry(text);
-      return entry === null ? [] : [entry];
+      const entry = readStored(pendingStopSchema, text);
+      return entry.kind === 'read' ? [entry.value] : [];
     });
   }
 
@@ -65,18 +67,5 @@ export class PendingStopStore {
   async unconfirmed(podNames: readonly string[]): Promise<number> {
     const entries = await Promise.all(podNames.map((name) => this.all(name)));
     return entries.flat().filter((entry) => entry.confirmedAt === null).length;
-  }
-}
-
-function parseEntry(text: string): PendingStop | null {
-  try {
-    const value = JSON.parse(text) as Partial<PendingStop>;
-    const numbers = [value.stoppedAt, value.ticksWaited, value.restops];
-    if (typeof value.podId !== 'string' || typeof value.trigger !== 'string') return null;
-    if (!numbers.every((n) => typeof n === 'number' && Number.isFinite(n))) return null;
-    const confirmedAt = typeof value.confirmedAt === 'number' ? value.confirmedAt : null;
-    return { ...(value as PendingStop), confirmedAt };
-  } catch {
-    return null;
   }
 }
