@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { readStored } from '../redis/stored-json';
+
 /**
  * What happens to a pod, as GET /api/pods/{name}/events streams it: the type is the SSE `event:`, the data
  * one JSON object with `pod` and `at` (ISO). docs/http-api.md lists every type with its fields.
@@ -21,6 +24,9 @@ export const POD_EVENT_TYPES = [
 export type PodEventType = (typeof POD_EVENT_TYPES)[number];
 
 export type PodEventData = Readonly<Record<string, unknown>>;
+
+/** An event's data is one JSON object; its fields are per type (docs/http-api.md) and passed on as they are. */
+const eventDataSchema: z.ZodType<PodEventData> = z.record(z.string(), z.unknown());
 
 /** One retained event: `id` is its Redis stream id, also the SSE `id:` a client resumes from. */
 export interface PodEvent {
@@ -58,11 +64,6 @@ export function eventOfEntry(id: string, fields: readonly string[]): PodEvent | 
     else if (fields[i] === 'data') raw = fields[i + 1];
   }
   if (type === null || raw === null) return null;
-  try {
-    const data: unknown = JSON.parse(raw);
-    if (typeof data !== 'object' || data === null || Array.isArray(data)) return null;
-    return { id, type, data: data as PodEventData };
-  } catch {
-    return null;
-  }
+  const data = readStored(eventDataSchema, raw);
+  return data.kind === 'read' ? { id, type, data: data.value } : null;
 }

@@ -86,6 +86,8 @@ describe('pod events', () => {
     it('skips entries that are not events', () => {
       expect(eventOfEntry('1-0', ['type', 'x', 'data', 'not json'])).toBeNull();
       expect(eventOfEntry('1-0', ['type', 'x', 'data', '[1]'])).toBeNull();
+      expect(eventOfEntry('1-0', ['type', 'x', 'data', '"text"'])).toBeNull();
+      expect(eventOfEntry('1-0', ['type', 'x', 'data', 'null'])).toBeNull();
       expect(eventOfEntry('1-0', ['data', '{}'])).toBeNull();
       expect(eventOfEntry('1-0', ['type', 'x', 'data', '{"a":1}'])).toEqual({
         id: '1-0',

@@ -2,8 +2,10 @@ import type Redis from 'ioredis';
 import type { RedisKeys } from '../redis/redis-keys';
 import { MicroBatch } from '../concurrency/micro-batch';
 import { hgetallEach } from '../redis/read-each-hash';
+import { readStored } from '../redis/stored-json';
 import type { ActionTrigger, BillableAction } from './action-record';
 import { MARKER_TTL_SECONDS as INTENT_CLOSED_TTL_SECONDS } from './record-script';
+import { billableIntentSchema } from './billable-intent.schema';
 
 /**
  * A billable call about to go out, written durably first (the write-ahead billable log); its outcome
@@ -69,11 +71,10 @@ export class BillableIntents {
     const raw = await this.hashes.call(this.keys.billableIntents(podName));
     const intents: BillableIntent[] = [];
     for (const value of Object.values(raw)) {
-      try {
-        intents.push(JSON.parse(value) as BillableIntent);
-      } catch {
-        // Written only by us as JSON; a torn entry cannot be reconciled, so it is not shown as one.
-      }
+      // Written only by us as JSON; a torn entry (or one of another shape) cannot be reconciled, so it is
+      // not shown as one.
+      const intent = readStored(billableIntentSchema, value);
+      if (intent.kind === 'read') intents.push(intent.value);
     }
     return intents.sort((a, b) => a.at.localeCompare(b.at));
   }

@@ -1,6 +1,8 @@
 import type Redis from 'ioredis';
 import type { ReadySample } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
+import { readStored } from '../redis/stored-json';
+import { readySampleSchema } from './ready-sample.schema';
 
 // Enough for a stable median per GPU; older boots say little about today's image and model.
 const KEPT_SAMPLES = 100;
@@ -34,19 +36,9 @@ export class ReadyTimes {
     const members = await this.redis.zrevrange(this.keys.readyTimes(podName), 0, KEPT_SAMPLES - 1);
     const samples: ReadySample[] = [];
     for (const member of members) {
-      const sample = parseSample(member);
-      if (sample !== null) samples.push(sample);
+      const sample = readStored(readySampleSchema, member);
+      if (sample.kind === 'read') samples.push(sample.value);
     }
     return samples;
-  }
-}
-
-function parseSample(member: string): ReadySample | null {
-  try {
-    const parsed = JSON.parse(member) as Partial<ReadySample>;
-    if (typeof parsed.readyAfterMs !== 'number' || typeof parsed.attemptId !== 'string') return null;
-    return { attemptId: parsed.attemptId, gpuId: parsed.gpuId ?? null, readyAfterMs: parsed.readyAfterMs };
-  } catch {
-    return null;
   }
 }

@@ -79,6 +79,25 @@ describe(StatusSnapshotStore.name, () => {
     await redis.hset(keys.statusSnapshot('f'), 'snap', '{not json');
     expect((await store.read('f')).snapshot).toBeNull();
   });
+
+  it.each([
+    ['a volume of an unknown kind', { volume: { kind: 'maybe' }, observedAt: 1000 }],
+    ['a found volume without its pods', { volume: { kind: 'found' }, observedAt: 1000 }],
+    ['a pod without its id', { volume: { kind: 'found', pods: [{ observation: {} }] }, observedAt: 1000 }],
+    ['no observation time', { volume: { kind: 'not-found' } }],
+  ])('a stored snapshot with %s reads as none: the next read asks RunPod', async (_case, stored) => {
+    await redis.hset(keys.statusSnapshot('g'), 'snap', JSON.stringify(stored));
+    expect((await store.read('g')).snapshot).toBeNull();
+  });
+
+  it('every kind of volume reading reads back as written', async () => {
+    for (const volume of [{ kind: 'unconfigured' }, { kind: 'unreadable' }, { kind: 'not-found' }] as const) {
+      await store.invalidate('h');
+      const { generation } = await store.read('h');
+      expect(await store.write('h', generation, at(2000 + generation, volume))).toBe(true);
+      expect((await store.read('h')).snapshot).toEqual(at(2000 + generation, volume));
+    }
+  });
 });
 
 describe(StatusPublisher.name, () => {
@@ -178,5 +197,21 @@ describe(ReadyTimes.name, () => {
     expect(all).toHaveLength(100);
     expect(all[0].attemptId).toBe('a100');
     expect(all.map((s) => s.attemptId)).not.toContain('a0');
+  });
+
+  it('skips samples of the wrong shape or not JSON; a GPU of the wrong type reads as absent', async () => {
+    const times = new ReadyTimes(redis, keys);
+    await times.add('mixed', { attemptId: 'b1', gpuId: 'A40', readyAfterMs: 5000 }, 1);
+    await redis.zadd(keys.readyTimes('mixed'), 2, JSON.stringify({ attemptId: 'b2', readyAfterMs: '5000' }));
+    await redis.zadd(keys.readyTimes('mixed'), 3, '{"attemptId":"b3"');
+    await redis.zadd(
+      keys.readyTimes('mixed'),
+      4,
+      JSON.stringify({ attemptId: 'b4', gpuId: 40, readyAfterMs: 7 }),
+    );
+    expect(await times.all('mixed')).toEqual([
+      { attemptId: 'b4', gpuId: null, readyAfterMs: 7 },
+      { attemptId: 'b1', gpuId: 'A40', readyAfterMs: 5000 },
+    ]);
   });
 });

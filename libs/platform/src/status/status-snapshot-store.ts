@@ -2,9 +2,11 @@ import type Redis from 'ioredis';
 import { releaseIfHolder } from '../redis/holder-scripts';
 import type { RedisKeys } from '../redis/redis-keys';
 import { MicroBatch } from '../concurrency/micro-batch';
+import { readStored } from '../redis/stored-json';
 import { hgetEach } from '../redis/read-each-hash';
 import { writeSnapshotsIfCurrent } from './scripts/status-scripts';
 import type { VolumeReading } from './volume-reading';
+import { statusSnapshotSchema } from './status-snapshot.schema';
 
 /** A volume as RunPod described it, and when (epoch ms, taken before the read began). */
 export interface StatusSnapshot {
@@ -84,12 +86,9 @@ export class StatusSnapshotStore {
   }
 }
 
+/** None when unreadable: the next read comes from RunPod, never from a snapshot we cannot read. */
 function parseSnapshot(raw: string | null): StatusSnapshot | null {
   if (raw === null) return null;
-  try {
-    const parsed = JSON.parse(raw) as StatusSnapshot;
-    return typeof parsed.observedAt === 'number' && typeof parsed.volume?.kind === 'string' ? parsed : null;
-  } catch {
-    return null;
-  }
+  const read = readStored(statusSnapshotSchema, raw);
+  return read.kind === 'read' ? read.value : null;
 }

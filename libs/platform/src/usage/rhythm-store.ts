@@ -1,6 +1,9 @@
 import type Redis from 'ioredis';
+import type { z } from 'zod';
 import { utcDay, type IdleWindow, type PodRhythm, type PrewakeSlot } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
+import { readStored } from '../redis/stored-json';
+import { prewakeRunSchema, rhythmSnapshotSchema } from './rhythm-snapshot.schema';
 
 /** What the idle monitor learned of a pod and applies: GET, the console and the CLI show it. */
 export interface RhythmSnapshot {
@@ -31,16 +34,18 @@ export class RhythmStore {
     private readonly keys: RedisKeys,
   ) {}
 
+  /** Null when none was learned, or it is unreadable (see rhythm-snapshot.schema). */
   async snapshot(podName: string): Promise<RhythmSnapshot | null> {
-    return parse<RhythmSnapshot>(await this.redis.get(this.keys.rhythm(podName)));
+    return storedOrNull(rhythmSnapshotSchema, await this.redis.get(this.keys.rhythm(podName)));
   }
 
   async saveSnapshot(podName: string, snapshot: RhythmSnapshot): Promise<void> {
     await this.redis.set(this.keys.rhythm(podName), JSON.stringify(snapshot));
   }
 
+  /** Null when no pre-wake is running, or it is unreadable (see rhythm-snapshot.schema). */
   async prewakeRun(podName: string): Promise<PrewakeRun | null> {
-    return parse<PrewakeRun>(await this.redis.get(this.keys.prewakeRun(podName)));
+    return storedOrNull(prewakeRunSchema, await this.redis.get(this.keys.prewakeRun(podName)));
   }
 
   async savePrewakeRun(podName: string, run: PrewakeRun): Promise<void> {
@@ -65,11 +70,8 @@ export class RhythmStore {
   }
 }
 
-function parse<T>(raw: string | null): T | null {
+function storedOrNull<T>(schema: z.ZodType<T>, raw: string | null): T | null {
   if (raw === null) return null;
-  try {
-    return JSON.parse(raw) as T;
-  } catch {
-    return null;
-  }
+  const read = readStored(schema, raw);
+  return read.kind === 'read' ? read.value : null;
 }

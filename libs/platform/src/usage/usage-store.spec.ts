@@ -83,6 +83,22 @@ describe('UsageStore (real Redis)', () => {
     await redis.zadd(keys.usageStops('junk'), T0, 'nope');
     expect(await store.read('junk', 0)).toEqual({ uses: [], boots: [], stops: [] });
   });
+
+  it('skips boots and stops of the wrong shape or not JSON, keeps the readable ones beside them', async () => {
+    const store = new UsageStore(redis, keys, 28);
+    const boot = { wakeAt: T0, readyAt: T0 + 60_000, gpuId: null, pricePerHour: 0.44, prewake: true };
+    await store.recordBoot('mixed', boot);
+    await store.recordStop('mixed', { at: T0 + 120_000, trigger: 'idle' });
+    await redis.zadd(keys.usageBoots('mixed'), T0 + 1, '{"wakeAt":1,"readyAt":');
+    await redis.zadd(keys.usageBoots('mixed'), T0 + 2, JSON.stringify({ wakeAt: T0 + 2 }));
+    await redis.zadd(keys.usageStops('mixed'), T0 + 3, JSON.stringify({ at: T0 + 3, trigger: 4 }));
+    await redis.zadd(keys.usageStops('mixed'), T0 + 4, '{"at":');
+    expect(await store.read('mixed', 0)).toEqual({
+      uses: [],
+      boots: [boot],
+      stops: [{ at: T0 + 120_000, trigger: 'idle' }],
+    });
+  });
 });
 
 describe('RhythmStore (real Redis)', () => {
@@ -117,5 +133,43 @@ describe('RhythmStore (real Redis)', () => {
     expect(await store.prewakeRun('qwen')).toEqual({ at: T0, slot, attemptId: 'a1', hit: false });
     await store.endPrewakeRun('qwen');
     expect(await store.prewakeRun('qwen')).toBeNull();
+  });
+
+  it('a learned snapshot reads back as saved; an unreadable one (wrong shape or not JSON) is none', async () => {
+    const keys = new RedisKeys(prefix);
+    const store = new RhythmStore(redis, keys);
+    const window = { minutes: 12, policy: 'adaptive' as const, basis: 'ski rental over 40 gaps' };
+    const slot = {
+      dayClass: 'weekend' as const,
+      wakeMinute: -10,
+      untilMinute: 30,
+      hitRate: 0.7,
+      gainUsd: 0.2,
+    };
+    const snapshot = {
+      learnedAt: T0,
+      uses: 40,
+      rhythm: { window, prewakes: [slot], bootMinutes: null },
+      inForce: window,
+      nextPrewakeAt: null,
+    };
+    await store.saveSnapshot('learned', snapshot);
+    expect(await store.snapshot('learned')).toEqual(snapshot);
+    await redis.set(keys.rhythm('learned'), JSON.stringify({ ...snapshot, inForce: { minutes: '12' } }));
+    expect(await store.snapshot('learned')).toBeNull();
+    await redis.set(keys.rhythm('learned'), '{"learnedAt":');
+    expect(await store.snapshot('learned')).toBeNull();
+  });
+
+  it('an unreadable pre-wake run (wrong shape or not JSON) is none', async () => {
+    const keys = new RedisKeys(prefix);
+    const store = new RhythmStore(redis, keys);
+    await redis.set(
+      keys.prewakeRun('torn'),
+      JSON.stringify({ at: T0, slot: null, attemptId: 'a1', hit: false }),
+    );
+    expect(await store.prewakeRun('torn')).toBeNull();
+    await redis.set(keys.prewakeRun('torn'), '{"at":');
+    expect(await store.prewakeRun('torn')).toBeNull();
   });
 });

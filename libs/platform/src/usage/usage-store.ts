@@ -1,6 +1,9 @@
 import type Redis from 'ioredis';
+import type { z } from 'zod';
 import { MAX_RECORDED_USES, type Boot, type StopMark, type UsageRecord, type Use } from '@podwarden/policies';
 import type { RedisKeys } from '../redis/redis-keys';
+import { readStored } from '../redis/stored-json';
+import { bootSchema, stopMarkSchema } from './usage-record.schema';
 
 const DAY_MS = 86_400_000;
 
@@ -62,8 +65,8 @@ export class UsageStore {
     ]);
     return {
       uses: uses.map(parseUse).filter((use): use is Use => use !== null),
-      boots: boots.map(parseBoot).filter((boot): boot is Boot => boot !== null),
-      stops: stops.map(parseStop).filter((stop): stop is StopMark => stop !== null),
+      boots: boots.flatMap((member) => readableOf(bootSchema, member)),
+      stops: stops.flatMap((member) => readableOf(stopMarkSchema, member)),
     };
   }
 
@@ -78,41 +81,13 @@ export class UsageStore {
   }
 }
 
+// A use is `start:end` text, not JSON: split by hand, as no schema library reads it any shorter.
 function parseUse(member: string): Use | null {
   const [start, end] = member.split(':').map(Number);
   return Number.isFinite(start) && Number.isFinite(end) && end >= start ? { start, end } : null;
 }
 
-function parseJson(member: string): Record<string, unknown> | null {
-  try {
-    const parsed: unknown = JSON.parse(member);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-function numberOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-function parseBoot(member: string): Boot | null {
-  const raw = parseJson(member);
-  const wakeAt = numberOrNull(raw?.wakeAt);
-  const readyAt = numberOrNull(raw?.readyAt);
-  if (raw === null || wakeAt === null || readyAt === null) return null;
-  return {
-    wakeAt,
-    readyAt,
-    gpuId: typeof raw.gpuId === 'string' ? raw.gpuId : null,
-    pricePerHour: numberOrNull(raw.pricePerHour),
-    prewake: raw.prewake === true,
-  };
-}
-
-function parseStop(member: string): StopMark | null {
-  const raw = parseJson(member);
-  const at = numberOrNull(raw?.at);
-  if (raw === null || at === null || typeof raw.trigger !== 'string') return null;
-  return { at, trigger: raw.trigger };
+function readableOf<T>(schema: z.ZodType<T>, member: string): T[] {
+  const read = readStored(schema, member);
+  return read.kind === 'read' ? [read.value] : [];
 }
