@@ -7,6 +7,7 @@ import {
   WakeHistory,
   WakeProgressStore,
   parseEntry,
+  wakeRecordSchema,
   withinTimeout,
   type WakeJobResult,
   type WakeRecord,
@@ -120,7 +121,7 @@ function replica(
 
 async function historyOf(podName: string): Promise<WakeRecord[]> {
   const rows = await redis.xrange(KEYS.wakeHistory(podName), '-', '+');
-  return rows.flatMap(([, fields]) => parseEntry<WakeRecord>(fields));
+  return rows.flatMap(([, fields]) => parseEntry<WakeRecord>(fields, wakeRecordSchema));
 }
 
 async function errorOf(work: Promise<unknown>): Promise<Error> {

@@ -5,6 +5,7 @@ import type { RedisKeys } from '../redis/redis-keys';
 import type { ActionRecord } from './action-record';
 import type { IntentClosing } from './billable-intents';
 import { DurableStream, type AppendIntent, type AppendOutcome } from './durable-stream';
+import { actionRecordSchema } from './action-record.schema';
 
 const ACTION_LOG_STREAM = {
   what: 'action log write',
@@ -24,7 +25,11 @@ export class ActionLog {
     /** Runs beside every record (a billable call was just issued): the apps invalidate the status snapshot. Must not throw. */
     private readonly afterRecord: (podName: string) => Promise<void> = () => Promise.resolve(),
   ) {
-    this.stream = new DurableStream(redis, { keys, logger, writeTimeoutMs, ...ACTION_LOG_STREAM });
+    this.stream = new DurableStream(
+      redis,
+      { keys, logger, writeTimeoutMs, ...ACTION_LOG_STREAM },
+      actionRecordSchema,
+    );
   }
 
   /**

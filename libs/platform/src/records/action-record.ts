@@ -5,8 +5,19 @@ export type BillableAction = 'Start' | 'Create' | 'Terminate' | 'Stop';
  * keep-alive set or cleared (httpStatus 0, detail says until when and who asked).
  */
 export type RecordedAction = BillableAction | 'KeepAlive';
-export type ActionTrigger =
-  'wake' | 'prewake' | 'idle' | 'boot-grace' | 'runtime-cap' | 'manual' | 'orphan' | 'error' | 'restart-loop';
+/** Every trigger a row can name; the stored-record schemas check against this list. */
+export const ACTION_TRIGGERS = [
+  'wake',
+  'prewake',
+  'idle',
+  'boot-grace',
+  'runtime-cap',
+  'manual',
+  'orphan',
+  'error',
+  'restart-loop',
+] as const;
+export type ActionTrigger = (typeof ACTION_TRIGGERS)[number];
 
 export interface ActionRecord {
   readonly at: string;

@@ -1,17 +1,6 @@
 import { z } from 'zod';
+import { ACTION_TRIGGERS } from './action-record';
 import type { BillableIntent } from './billable-intents';
-
-const TRIGGERS = [
-  'wake',
-  'prewake',
-  'idle',
-  'boot-grace',
-  'runtime-cap',
-  'manual',
-  'orphan',
-  'error',
-  'restart-loop',
-] as const;
 
 /**
  * A write-ahead intent as `begin` writes it. What reconciles it (its call, the pod, the request name,
@@ -30,5 +19,5 @@ export const billableIntentSchema: z.ZodType<BillableIntent> = z.object({
   attemptId: z.string(),
   fenceToken: z.number().nullable(),
   answeredStatus: z.number().nullable(),
-  trigger: z.enum(TRIGGERS).optional().catch(undefined),
+  trigger: z.enum(ACTION_TRIGGERS).optional().catch(undefined),
 });

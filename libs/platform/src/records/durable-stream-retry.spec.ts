@@ -10,6 +10,7 @@ import {
 import { RedisKeys } from '../redis/redis-keys';
 import { ActionLog } from './action-log';
 import type { ActionRecord } from './action-record';
+import { actionRecordSchema } from './action-record.schema';
 import { CREATE_ROW } from './testing/create-row';
 import { DurableStream, type DurableStreamOptions } from './durable-stream';
 
@@ -41,13 +42,17 @@ function streamThrough(
   logs: CapturedLogs,
   bounds: Partial<DurableStreamOptions>,
 ): DurableStream<ActionRecord> {
-  return new DurableStream<ActionRecord>(through, {
-    keys: KEYS,
-    logger: logs.logger,
-    writeTimeoutMs: 100,
-    ...STREAM,
-    ...bounds,
-  });
+  return new DurableStream<ActionRecord>(
+    through,
+    {
+      keys: KEYS,
+      logger: logs.logger,
+      writeTimeoutMs: 100,
+      ...STREAM,
+      ...bounds,
+    },
+    actionRecordSchema,
+  );
 }
 
 const rows = async () =>

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
+import type { z } from 'zod';
+import { readStored } from '../redis/stored-json';
 import type { RedisKeys } from '../redis/redis-keys';
 import { writeRecord, type RecordWrite, type RecordWriteOutcome } from './record-script';
 import { WriteRetrier, type WriteRetrierOptions } from './write-retrier';
@@ -18,6 +20,9 @@ export interface DurableStreamOptions extends Omit<
   readonly lostEntryMessage: string;
 }
 
+/** What an entry read back must be; one of another shape is skipped like one that is not JSON. */
+export type EntrySchema<T> = z.ZodType<T>;
+
 /** What became of an append: written (or found written), refused by its intent's claim, or still being retried. */
 export type AppendOutcome = RecordWriteOutcome | 'pending';
 
@@ -35,6 +40,7 @@ export class DurableStream<T> {
   constructor(
     private readonly redis: Redis,
     private readonly options: DurableStreamOptions,
+    private readonly schema: EntrySchema<T>,
   ) {
     this.retrier = new WriteRetrier({ ...options, attemptTimeoutMs: options.writeTimeoutMs });
   }
@@ -56,21 +62,19 @@ export class DurableStream<T> {
     return this.retrier.close();
   }
 
-  /** Newest first; an entry that does not parse is skipped. */
+  /** Newest first; an entry that is not JSON of the schema's shape is skipped. */
   async newest(key: string, count: number): Promise<T[]> {
     const rows = await this.redis.xrevrange(key, '+', '-', 'COUNT', count);
-    return rows.flatMap(([, fields]) => parseEntry<T>(fields));
+    return rows.flatMap(([, fields]) => parseEntry(fields, this.schema));
   }
 }
 
-export function parseEntry<T>(fields: string[]): T[] {
+/** The entry of one stream row: none when the row has no entry field or the entry is unreadable. */
+export function parseEntry<T>(fields: string[], schema: EntrySchema<T>): T[] {
   for (let i = 0; i + 1 < fields.length; i += 2) {
     if (fields[i] === 'entry') {
-      try {
-        return [JSON.parse(fields[i + 1]) as T];
-      } catch {
-        return [];
-      }
+      const read = readStored(schema, fields[i + 1]);
+      return read.kind === 'read' ? [read.value] : [];
     }
   }
   return [];

@@ -7,6 +7,7 @@ export * from './record-billable';
 export * from './billable-intents';
 export * from './unanswered-intent';
 export * from './wake-record';
+export * from './wake-record.schema';
 export * from './wake-history';
 export * from './ready-log';
 export * from './records.module';

@@ -3,6 +3,7 @@ import { DEFAULTS, type RunReadyEdge } from '@podwarden/policies';
 import type { AppLogger } from '../logging/logger';
 import type { RedisKeys } from '../redis/redis-keys';
 import { DurableStream } from './durable-stream';
+import { runReadyEdgeSchema } from './run-ready-edge.schema';
 
 const READY_LOG_STREAM = {
   what: 'ready log write',
@@ -24,7 +25,11 @@ export class ReadyLog {
     logger: AppLogger,
     writeTimeoutMs: number = DEFAULTS.REDIS_WRITE_TIMEOUT_MS,
   ) {
-    this.stream = new DurableStream(redis, { keys, logger, writeTimeoutMs, ...READY_LOG_STREAM });
+    this.stream = new DurableStream(
+      redis,
+      { keys, logger, writeTimeoutMs, ...READY_LOG_STREAM },
+      runReadyEdgeSchema,
+    );
   }
 
   async record(podName: string, edge: RunReadyEdge): Promise<void> {

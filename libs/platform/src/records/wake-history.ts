@@ -11,6 +11,7 @@ import {
   type WakeRecord,
   type WakeRequestedRecord,
 } from './wake-record';
+import { wakeRecordSchema } from './wake-record.schema';
 
 // How far back `last` looks for a Completed record past newer Requested ones.
 const LAST_WAKE_SCAN = 50;
@@ -31,7 +32,11 @@ export class WakeHistory {
     logger: AppLogger,
     writeTimeoutMs: number = DEFAULTS.REDIS_WRITE_TIMEOUT_MS,
   ) {
-    this.stream = new DurableStream(redis, { keys, logger, writeTimeoutMs, ...WAKE_HISTORY_STREAM });
+    this.stream = new DurableStream(
+      redis,
+      { keys, logger, writeTimeoutMs, ...WAKE_HISTORY_STREAM },
+      wakeRecordSchema,
+    );
   }
 
   requested(record: Omit<WakeRequestedRecord, 'type'>): Promise<void> {
