@@ -4,10 +4,9 @@ import { BILLING_RECONCILE_QUEUE, TrackedWorkerHost, WorkerHostKit, errorMessage
 import { BillingReconciler, type ReconcileSummary } from './billing-reconciler';
 
 /**
- * Consumes the billing reconcile: one job per period, taken by one idle
- * monitor of any replica. A reconcile is safe to run twice (it overwrites
- * the same figures), so a stalled one re-delivered does no harm. Tracked so
- * that shutdown without Redis closes it at once, as the tick worker.
+ * One billing reconcile per period, on any replica. Running it twice only overwrites the same
+ * figures, so a stalled job re-delivered does no harm; tracked, as the tick worker is, so that
+ * shutdown without Redis closes it at once.
  */
 @Processor(BILLING_RECONCILE_QUEUE, { concurrency: 1 })
 export class BillingReconcileProcessor extends TrackedWorkerHost {
