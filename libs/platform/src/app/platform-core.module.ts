@@ -35,10 +35,9 @@ class PlatformLifecycle implements OnApplicationShutdown {
 }
 
 /**
- * What every app stands on, built from its `start`: config, logger, the wall clock, the one Redis
- * connection for request paths and its key namespace, the metrics registry, the RunPod client and
- * insights, and their shutdown. Global, so the feature modules (records, wake, stop, ...) and the apps
- * inject these without importing it; each app imports it once, first.
+ * What every app stands on, built from its `start` (the list is in docs/architecture.md, "Wiring").
+ * Global, so the feature modules (records, wake, stop, ...) and the apps inject these without
+ * importing it; each app imports it once, first.
  */
 @Global()
 @Module({})

@@ -16,12 +16,9 @@ export interface RecordBillableOptions extends ActionRecord {
 }
 
 /**
- * The one way a billable call RunPod answered is accounted for, accepted or
- * refused: a durable action-log entry (closing the call's intent with it),
- * then a log line (Information when accepted, Warning when refused) with the
- * pod, GPU, price, HTTP status and trigger. An answer whose intent a reconcile
- * already recorded is not written again, and its line says so. Nothing passed
- * here carries the API key, so neither can leak it.
+ * The one way a billable call RunPod answered, accepted or refused, is accounted for: the action-log
+ * entry that closes its intent, then a log line (see docs/architecture.md, "One wake, end to end").
+ * Nothing passed here carries the API key, so neither can leak it.
  */
 export async function recordBillable(options: RecordBillableOptions): Promise<AppendOutcome> {
   const { logger, actions, message, doubtful = false, closing, ...entry } = options;
