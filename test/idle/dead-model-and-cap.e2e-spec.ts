@@ -26,13 +26,16 @@ import {
  * (UnreachableButRunning accrues like idle), a vLLM that never answers (boot
  * grace), and the wall-clock cap (boot grace off, or a phantom request that
  * keeps the gauge busy forever). Four configured pods on four volumes run at
- * once so the one-minute cap is waited out only once; the monitor is killed
- * (SIGKILL) and restarted half-way, so the cap must also survive a restart.
+ * once so the cap (45 s) is waited out only once; the monitor is killed
+ * (SIGKILL) and restarted with half a minute of the cap left (time to start a
+ * monitor on a loaded machine), so the cap must also survive a restart.
  *
- * Environment: MAX_RUNTIME_MINUTES=1 and RUNPOD_BOOT_GRACE_MINUTES=0 for every
- * pod unless its PODS_CONFIG entry says otherwise.
+ * Environment: MAX_RUNTIME_MINUTES=0.75 and RUNPOD_BOOT_GRACE_MINUTES=0 for
+ * every pod unless its PODS_CONFIG entry says otherwise.
  */
-const CAP_MS = 60_000;
+const CAP_MS = 45_000;
+/** How much of the cap is left when the monitor is killed: the new one must start and tick before it falls due. */
+const LEFT_AT_KILL_MS = 30_000;
 const VOLUMES = {
   qwen: VOLUME_ID,
   neverready: 'vol-never-ready',
@@ -55,7 +58,7 @@ describe('dead models and the runtime cap', () => {
       { name: 'qwen', volumeId: VOLUMES.qwen, idleMinutes: 0.1, bootGraceMinutes: 1, maxRuntimeMinutes: 0 },
       // A vLLM that never answers: caught by a three-tick boot grace (0.05 min at 1 s ticks).
       { name: 'neverready', volumeId: VOLUMES.neverready, bootGraceMinutes: 0.05, maxRuntimeMinutes: 0 },
-      // The same with boot grace off (the environment's 0): only the cap (the environment's 1 min) stops it.
+      // The same with boot grace off (the environment's 0): only the cap (the environment's 0.75 min) stops it.
       { name: 'nograce', volumeId: VOLUMES.nograce },
       // A wedged vLLM reporting a request forever: busy on every tick, only the cap stops it.
       { name: 'phantom', volumeId: VOLUMES.phantom, idleMinutes: 0.1 },
@@ -66,7 +69,7 @@ describe('dead models and the runtime cap', () => {
       env: {
         ...FAST_IDLE_ENV,
         PODS_CONFIG: podsConfig,
-        MAX_RUNTIME_MINUTES: '1',
+        MAX_RUNTIME_MINUTES: String(CAP_MS / 60_000),
         RUNPOD_BOOT_GRACE_MINUTES: '0',
       },
     });
@@ -175,7 +178,7 @@ describe('dead models and the runtime cap', () => {
     expect(messagesWith(monitors(), 'pod never-ready-pod ready after')).toEqual([]);
   });
 
-  it('with boot grace 0, a never-ready pod is left to the cap: one runtime-cap stop at upSince + 1 min, also across a monitor killed with SIGKILL and restarted', async () => {
+  it('with boot grace 0, a never-ready pod is left to the cap: one runtime-cap stop at upSince + 0.75 min, also across a monitor killed with SIGKILL and restarted', async () => {
     const capBefore = await eventually(
       async () => (await podStatus(stack, 'nograce')).runtimeCapAt ?? undefined,
       EVENT_DEADLINE_MS,
@@ -183,12 +186,12 @@ describe('dead models and the runtime cap', () => {
     );
     const capAt = Date.parse(capBefore);
     const firstUp = ticksOf('nograce').find((t) => t.phase === 'Booting')!;
-    // Kill half-way through the cap, just after a tick has finished, and start a new monitor.
+    // Kill with half a minute of the cap left, just after a tick has finished, and start a new monitor.
     await waitForTick(
       monitors,
-      (t) => t.at > capAt - CAP_MS / 2,
+      (t) => t.at > capAt - LEFT_AT_KILL_MS,
       CAP_MS,
-      'half-way through the cap',
+      'half a minute before the cap',
       'nograce',
     );
     await stack.idleMonitors[0].kill9();
@@ -205,7 +208,7 @@ describe('dead models and the runtime cap', () => {
     expect(booting.every((t) => t.phase === 'Booting' && t.signal === 'UnreachableButRunning')).toBe(true);
     expect(Math.max(...booting.map((t) => t.bootingTicks))).toBeGreaterThanOrEqual(10);
     expect(booting.some((t) => t.monitor !== firstUp.monitor && t.at > killedAt)).toBe(true);
-    // On the restored clock, not a minute after the restart: the cap was armed at the first up tick,
+    // On the restored clock, not a whole cap after the restart: the cap was armed at the first up tick,
     // it fired on the first tick evaluated after it fell due, and no earlier tick was scheduled past it.
     const stopCall = (await stopCalls(stack)).find((c) => podIdOfCall(c) === 'no-grace-pod')!;
     expect(capAt - (firstUp.scheduledAt ?? firstUp.at)).toBeGreaterThanOrEqual(CAP_MS);

@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { IDLE_TICK_QUEUE } from '@podwarden/platform';
 import { eventually, type AppProcess } from '../support/app-process';
+import { stepClock, steppedClock } from '../support/clock-skew';
 import { freePort } from '../support/free-port';
 import { RedisServer } from '../support/redis-server';
 import { resetSim, seedPod } from '../support/sim-admin';
@@ -8,10 +9,14 @@ import { Stack } from '../support/stack';
 import { TEST_API_KEY, TEST_OPERATOR_TOKEN, TEST_WAKE_TOKEN } from '../support/test-env';
 
 const SHUTDOWN_GRACE_MS = 3000;
+/** Ticks are stale after three intervals plus a minute of slack: 63 s without one at CHECK_SECONDS=1. */
+const STALE_AFTER_MS = 3 * 1000 + 60_000;
+/** How far the idle monitor's clock is stepped once its ticks are paused: to a few seconds short of stale. */
+const CLOCK_STEP_MS = STALE_AFTER_MS - 10_000;
 
 interface Probe {
   readonly status: number;
-  readonly body: { status?: string; details?: Record<string, { status: string }> };
+  readonly body: { status?: string; details?: Record<string, { status: string; ageMs?: number | null }> };
 }
 
 /**
@@ -32,6 +37,8 @@ describe('worker metrics and readiness on HEALTH_PORT', () => {
     stack = await Stack.start({
       name: 'ops-health',
       env: { REDIS_URL: redis.url, CHECK_SECONDS: '1', SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS) },
+      // The monitor's wall clock can be stepped forward (stepped-clock.js): the minute of tick slack is not waited out.
+      perApp: { 'idle-monitor': steppedClock(CLOCK_STEP_MS) },
     });
     await resetSim(stack);
     wakerPort = await freePort();
@@ -110,7 +117,29 @@ describe('worker metrics and readiness on HEALTH_PORT', () => {
     });
     try {
       await ticks.pause();
-      // Stale after three ticks plus a minute of slack (CHECK_SECONDS=1 here): over a minute of waiting.
+      // Stale after three ticks plus a minute of slack (CHECK_SECONDS=1 here). Rather than wait that minute
+      // out, the monitor's clock is stepped forward to a few seconds short of it (the probe's tick age shows
+      // the step landed); the last seconds without a tick are real, so only the paused ticks make it stale:
+      // a tick completing every second keeps the age under the bound even after the step. The step waits
+      // until the pause holds (no tick in flight, none completed for two seconds), so no tick completes after it.
+      await eventually(
+        async () => {
+          if ((await ticks.getActiveCount()) > 0) return undefined;
+          return ((await probe(monitorPort)).body.details?.ticks.ageMs ?? 0) >= 2_000 ? true : undefined;
+        },
+        20_000,
+        'the paused ticks: none in flight, none completed for two seconds',
+      );
+      stepClock(monitor.pid);
+      const stepped = await eventually(
+        async () => {
+          const seen = await probe(monitorPort);
+          return (seen.body.details?.ticks.ageMs ?? 0) >= CLOCK_STEP_MS ? seen : undefined;
+        },
+        20_000,
+        "the idle monitor's clock stepped forward",
+      );
+      expect(stepped.status).toBe(200);
       const stale = await eventually(
         async () => {
           const seen = await probe(monitorPort);
