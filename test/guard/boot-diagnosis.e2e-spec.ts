@@ -1,7 +1,7 @@
 import { eventually } from '../support/app-process';
 import { Stack } from '../support/stack';
 import type { SseClient } from '../support/sse-client';
-import { actions, sleep, stopCalls } from '../idle/support/idle-harness';
+import { actions, stopCalls, tickLines, waitForTick } from '../idle/support/idle-harness';
 import { runCli } from '../cli/support/cli-process';
 import { stackEnv } from '../cli/support/cli-env';
 
@@ -83,6 +83,21 @@ describe('boot diagnosis from pod logs', () => {
     return (await actions(stack)).filter((a) => a.action === 'Stop' && Date.parse(a.at) >= since);
   }
 
+  /**
+   * Waits until the monitor has logged `count` tick lines since the diagnosis was kept: the first is the
+   * tick that made it (a restart loop is stopped by that tick, before its line), the next ones looked at
+   * the pod again; a stop they decided is recorded by then. Log reads make these ticks seconds apart.
+   */
+  async function ticksAfter(diagnosis: Diagnosis, count: number): Promise<void> {
+    const at = Date.parse(diagnosis.at);
+    await waitForTick(
+      () => stack.idleMonitors,
+      () => tickLines(stack.idleMonitors).filter((t) => t.at >= at).length >= count,
+      DEADLINE,
+      `${count} tick lines after the ${diagnosis.kind} diagnosis`,
+    );
+  }
+
   async function diagnosisOf(podId: string, kind: string): Promise<Diagnosis> {
     return eventually(
       async () => {
@@ -148,7 +163,7 @@ describe('boot diagnosis from pod logs', () => {
     const podId = await wakeInto('cold-pull');
     const diagnosis = await diagnosisOf(podId, 'cold-pull');
     expect(diagnosis.evidence.at(-1)).toMatch(/^Downloading layer/);
-    await sleep(6_000);
+    await ticksAfter(diagnosis, 2);
     expect(await stopsSince(since)).toEqual([]);
     expect(
       (await stack.api<Diagnosis>('GET', '/api/pods/qwen/diagnosis', { token: 'operator' })).body.kind,
@@ -162,7 +177,7 @@ describe('boot diagnosis from pod logs', () => {
     expect(diagnosis.evidence).toContain(
       'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB',
     );
-    await sleep(3_000);
+    await ticksAfter(diagnosis, 2);
     expect(await stopsSince(since)).toEqual([]);
   });
 
