@@ -176,6 +176,13 @@ describe('the seed examples', () => {
     expect(parsed({ IDLE_MINUTES: '0.1' }).config.pods[0].idleMinutes).toBe(0.1);
   });
 
+  it('WAKE_CREATE_SETTLE_SECONDS is read from its own variable', () => {
+    const result = parseConfig({ WAKE_CREATE_SETTLE_SECONDS: '90' }, null);
+    if (!result.ok) throw new Error(result.error);
+    expect(result.config.wake.createSettleSeconds).toBe(90);
+    expect(result.warnings).toEqual([]);
+  });
+
   it('CHECK_SECONDS refuses a fraction ("1.5")', () => {
     const result = parsed({ CHECK_SECONDS: '1.5' });
     expect(result.config.checkSeconds).toBe(60);
@@ -271,6 +278,13 @@ describe('the adaptive window bounds', () => {
     if (!result.ok) throw new Error(result.error);
     expect(result.config.rhythm).toMatchObject({ minMinutes: 2, maxMinutes: 5 });
     expect(result.warnings).toEqual(['IDLE_MIN_MINUTES=10 is above IDLE_MAX_MINUTES=5; using 2']);
+  });
+
+  it('a floor equal to the ceiling is kept, without a warning', () => {
+    const result = parseConfig({ IDLE_MIN_MINUTES: '5', IDLE_MAX_MINUTES: '5' }, null);
+    if (!result.ok) throw new Error(result.error);
+    expect(result.config.rhythm).toMatchObject({ minMinutes: 5, maxMinutes: 5 });
+    expect(result.warnings).toEqual([]);
   });
 
   it("a bad ceiling keeps each pod's own window as the ceiling", () => {

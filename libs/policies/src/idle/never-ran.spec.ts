@@ -43,6 +43,11 @@ describe(nextNeverRanClocks.name, () => {
   ])('%s', (_rule, previous, lookup, perPod, expected) => {
     expect(nextNeverRanClocks(previous, lookup, perPod, NOW)).toEqual(expected);
   });
+
+  it('Unknown without a clock adds no key for the pod, not even an undefined one', () => {
+    const next = nextNeverRanClocks({}, FOUND, [{ podId: 'a', signal: 'Unknown' }], NOW);
+    expect(Object.keys(next)).toEqual([]);
+  });
 });
 
 describe(neverRanDue.name, () => {

@@ -152,6 +152,24 @@ describe('sightingOf', () => {
     ['no status (fails closed)', listed(null), 'up'],
     ['an unfamiliar status (fails closed)', listed('STOPPING'), 'up'],
     ['not in the list', { kind: 'listed', pods: [] }, 'gone'],
+    [
+      'not in the list, another pod up in it',
+      {
+        kind: 'listed',
+        pods: [
+          {
+            id: 'p2',
+            name: null,
+            status: 'RUNNING',
+            volumeIds: [],
+            costPerHr: null,
+            gpuId: null,
+            createdAt: null,
+          },
+        ],
+      },
+      'gone',
+    ],
     ['list unreadable', { kind: 'unreadable', reason: 'HTTP 500' }, 'unseen'],
   ])('%s ⇒ %s', (_case, list, sighting) => {
     expect(sightingOf(list, STOPPED_AT + 1, pending())).toBe(sighting);

@@ -28,6 +28,11 @@ describe(shedBoot.name, () => {
       ],
       { startedAt: T0, gpuId: 'L4' },
     ],
+    [
+      'in flight, its own GPU already named: still the GPU of the newest ended wake',
+      [attempt('w', null, 'H100'), attempt('a', 'Created', 'L4')],
+      { startedAt: T0, gpuId: 'L4' },
+    ],
     ['created, model loading', [attempt('w', 'Created', 'A40')], { startedAt: T0, gpuId: 'A40' }],
     ['started, model loading', [attempt('w', 'Started')], { startedAt: T0, gpuId: null }],
     ['already running: no boot of ours to time', [attempt('w', 'AlreadyRunning', 'L4')], null],

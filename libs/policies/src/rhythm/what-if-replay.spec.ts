@@ -151,6 +151,22 @@ function stopMinutes(result: { stops: readonly { at: number; reason: string }[] 
   return result.stops.map((stop) => [(stop.at - from) / MIN, stop.reason]);
 }
 
+describe('replayTrace (a use ends when its request is served)', () => {
+  it('learns its window from the gaps after served requests: three 200 s requests every 4 minutes', () => {
+    // Each request ends 3:20 after it starts, so the learned gaps are 0:40 long and the window drops to 2.
+    const requests: [number, number][] = [];
+    for (let burst = 0; burst < 50; burst += 1) {
+      for (let i = 0; i < 3; i += 1) requests.push([burst * 50 + i * 4, 200]);
+    }
+    const result = replayTrace(trace(requests), 'adaptive', {
+      ...settings,
+      bootGraceMinutes: 40,
+      maxRuntimeMinutes: 0,
+    });
+    expect(result).toMatchObject({ billedMinutes: 895, windowMinutes: { min: 2, median: 2, max: 15 } });
+  });
+});
+
 describe('replayTrace (exact summary)', () => {
   it('an empty trace reports zero everywhere', () => {
     expect(replayTrace(trace([]), 'adaptive', settings)).toEqual({
@@ -411,12 +427,56 @@ describe('replayTrace (pre-wake)', () => {
     expect(stopMinutes(result, MONDAY).at(-1)).toEqual([SATURDAY + 16 * DAY + 19, 'idle']);
   });
 
+  it.each<[string, number, number]>([
+    // Sunday 20:00, a long request the 60-minute cap stops at 21:00; the trace ends when it would have.
+    ['ending 08:56 Monday, before the 08:57 pre-wake: the replay stops there', 774, 0],
+    ['ending 08:57 Monday, at the pre-wake: it still runs', 775, 1],
+  ])('after a cap stop, pre-wakes run until the trace ends: %s', (_name, minutes, prewakes) => {
+    const result = replayTrace(week([...weekOfNine, [6 * DAY + 1200, minutes * 60]]), 'adaptive', {
+      ...settings,
+      maxRuntimeMinutes: 60,
+    });
+    expect(result).toMatchObject({ prewakes, stopsDuringUse: 1 });
+    expect(stopMinutes(result, MONDAY)[5]).toEqual([6 * DAY + 1260, 'runtime-cap']);
+  });
+
   it.each<[string, 'fixed' | 'adaptive', boolean]>([
     ['the fixed policy', 'fixed', true],
     ['pre-wake switched off', 'adaptive', false],
   ])('%s never pre-wakes', (_name, policy, prewake) => {
     const result = replayTrace(week([...weekOfNine, [7 * DAY + 540, 5]]), policy, { ...settings, prewake });
     expect(result).toMatchObject({ prewakes: 0, prewakeHits: 0, coldStarts: 6 });
+  });
+});
+
+describe('replayTrace: the horizon', () => {
+  // 2026-11-01 00:00 UTC lies on the two-day tick grid: a request there is seen on its own tick.
+  const ON_GRID = -(24 + 10) * 60;
+  const twoDays: ReplaySettings = { ...settings, checkSeconds: 2 * 24 * 3600, bootGraceMinutes: 0 };
+
+  it('a pod still up when the horizon passes bills to the horizon: the longest request sets it', () => {
+    // Seen booting at 0 (no boot grace); the next tick (48 h) is past the horizon, 3 + 0.5 + (360 + 1440) min on.
+    const result = replayTrace(
+      trace([
+        [ON_GRID, 30],
+        [ON_GRID, 1],
+      ]),
+      'fixed',
+      twoDays,
+    );
+    expect(result).toMatchObject({ billedMinutes: 3 + 0.5 + 360 + 1440, coldStarts: 1, stops: [] });
+  });
+
+  it('a tick exactly on the horizon still runs: the stop there counts', () => {
+    // No boot, a 0 s request: Busy at 0; the horizon is 0 + (1440 + 1440) minutes, the next tick.
+    const result = replayTrace(trace([[ON_GRID, 0]], 0), 'fixed', {
+      ...twoDays,
+      idleMinutes: 1440,
+      maxMinutes: 1440,
+      maxRuntimeMinutes: 0,
+    });
+    expect(stopMinutes(result, T0 + ON_GRID * MIN)).toEqual([[2880, 'idle']]);
+    expect(result.billedMinutes).toBe(2880);
   });
 });
 

@@ -16,6 +16,7 @@ describe('createInDoubt', () => {
     [429, null, false, 'throttled: nothing placed'],
     [499, null, false, 'last 4xx'],
     [302, null, false, 'a redirect is not a success'],
+    [300, null, false, 'the first 3xx is not a success'],
   ])('status %i with pod id %p → in doubt %p (%s)', (status, podId, expected, _why) => {
     expect(createInDoubt(status, podId)).toBe(expected);
   });

@@ -43,6 +43,11 @@ describe(checkRealisedContract.name, () => {
       [{ field: 'volume', expected: 'vol-ours', actual: 'vol-x' }],
     ],
     [
+      'a pod on two other volumes',
+      { ...faithful, volumeIds: ['vol-x', 'vol-y'] },
+      [{ field: 'volume', expected: 'vol-ours', actual: 'vol-x, vol-y' }],
+    ],
+    [
       'a pod in another datacenter',
       { ...faithful, dataCenterId: 'US-TX-3' },
       [{ field: 'datacenter', expected: 'EU-RO-1', actual: 'US-TX-3' }],
