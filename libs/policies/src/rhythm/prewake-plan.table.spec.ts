@@ -463,3 +463,131 @@ describe('planPrewakes: hits that chance alone would explain', () => {
     },
   );
 });
+
+describe('planPrewakes: edges the mutation run of 2026-12-06 left unpinned', () => {
+  it('weekend starts do not shape the weekday slot (each kind of day learns from its own starts)', () => {
+    // Weekdays at 09:00, weekends at 09:10: were the weekend minutes weekday members, the weekday slot
+    // would run to 09:10.
+    const starts = [...startsOn(WEEKDAYS, () => 540), ...startsOn(WEEKEND, () => 550)];
+    expectSlots(plan(starts), [
+      { dayClass: 'weekday', wakeMinute: 536, untilMinute: 542, hitRate: 1, gainUsd: 0.3 },
+      { dayClass: 'weekend', wakeMinute: 546, untilMinute: 552, hitRate: 1, gainUsd: 0.3 },
+    ]);
+  });
+
+  it('the day in progress is no day of traffic yet: 6 of 6 against 480 night minutes, now 06:00', () => {
+    // As the table above (0.2840^6 > 0.05 / 98), but now is 06:00 of the next weekday: counting that day
+    // would spread the starts over 7 days (0.2489^6 = 2.4e-4) and plan the slot.
+    const chosenDays = WEEKDAYS.slice(0, 6);
+    const starts = chosenDays.flatMap((day) => [
+      ...Array.from({ length: 480 }, (_, k) => MONDAY + day * DAY + k * MIN),
+      MONDAY + day * DAY + 720 * MIN,
+    ]);
+    expect(plan(starts, {}, { now: MONDAY + 8 * DAY + 360 * MIN })).toEqual([]);
+  });
+
+  // Each weekday one start at 11:30, 12:30 or 12:00 in turn: the 12:00 centre's slot spans 11:30..12:30 and
+  // comes true every day (the half-hour slots beside it lack lift). A start at `minute` on two days in three
+  // fills the hour after (13:20) or before (10:40) about as often: 1 − 0.67 is not 40 points of lift (though
+  // 0.67^20 would pass the chance test), so only that start's own slot is planned.
+  it.each([
+    { name: 'the hour after the slot', minute: 800 },
+    { name: 'the hour before the slot', minute: 640 },
+  ])('a wide slot whose neighbour window fills two days in three is no pre-wake: $name', ({ minute }) => {
+    const starts = [
+      ...startsOn(WEEKDAYS, (_, i) => [690, 750, 720][i % 3]),
+      ...startsOn(
+        WEEKDAYS.filter((_, i) => i % 3 !== 0),
+        () => minute,
+      ),
+    ];
+    const slots = plan(starts, {}, { pricePerHour: 0.05 });
+    expect(slots.map(({ wakeMinute, untilMinute }) => [wakeMinute, untilMinute])).toEqual([
+      [minute - 4, minute + 2],
+    ]);
+  });
+
+  /**
+   * Weekdays of `weeks` weeks, now the Monday after; hit days chosen newest first while their weight stays
+   * under `share` of the days' weight so far (old days weigh little: the share comes out exact).
+   */
+  function daysOfShare(weeks: number, share: number) {
+    const days = Array.from({ length: weeks * 7 }, (_, d) => d).filter((d) => d % 7 < 5);
+    const now = MONDAY + weeks * 7 * DAY;
+    const hits: number[] = [];
+    let hit = 0;
+    let all = 0;
+    for (const day of [...days].reverse()) {
+      const weight = evidenceWeight(MONDAY + day * DAY, now);
+      if (hit < share * (all + weight)) {
+        hit += weight;
+        hits.unshift(day);
+      }
+      all += weight;
+    }
+    return { days, now, hits };
+  }
+
+  it('a slot that came true on exactly half the (weighted) days is planned', () => {
+    const { days, now, hits } = daysOfShare(47, 0.5);
+    expect(weightedRate(hits, days, now)).toBe(0.5);
+    expectSlots(
+      plan(
+        startsOn(hits, () => 540),
+        {},
+        { now },
+      ),
+      [
+        {
+          dayClass: 'weekday',
+          wakeMinute: 536,
+          untilMinute: 542,
+          hitRate: 0.5,
+          gainUsd: 0.5 * 0.3 - (0.79 / 60) * 0.5 * 5,
+        },
+      ],
+    );
+  });
+
+  it('a lift of exactly 40 points is enough: every day in the slot, 60% in the hour before', () => {
+    // The wide 11:30..12:30 slot as above, over 49 weeks; 10:40 starts on days weighing exactly 60%
+    // (the greedy choice plus the first Tuesday, which lands the share on 0.6 exactly).
+    const { days, now, hits } = daysOfShare(49, 0.6);
+    expect(hits).not.toContain(1);
+    const before = [...hits, 1].sort((a, b) => a - b);
+    expect(weightedRate(before, days, now)).toBe(0.6);
+    const starts = [...startsOn(days, (_, i) => [690, 750, 720][i % 3]), ...startsOn(before, () => 640)];
+    const slots = plan(starts, {}, { now, pricePerHour: 0.05 });
+    expect(slots.map(({ wakeMinute, untilMinute }) => [wakeMinute, untilMinute])).toEqual([
+      [636, 642],
+      [686, 752],
+    ]);
+    expect(slots[1].hitRate).toBe(1);
+  });
+
+  it('a pod that boots instantly gains nothing from a pre-wake (a gain of exactly zero plans nothing)', () => {
+    // Every weekday at 09:00 sharp: no wait to save and no minute billed early, gain 0.
+    expect(
+      plan(
+        startsOn(WEEKDAYS, () => 540),
+        {},
+        { bootMinutes: 0 },
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('nextPrewake: a wake more than a day ahead of its session', () => {
+  it('a weekend slot waking 25 h ahead, from Friday 23:00: eight days on (Thursday 23:00 next week)', () => {
+    // Saturday's wake was Thursday 23:00, Sunday's is Friday 23:00 (not strictly after): next Saturday's.
+    const slot: PrewakeSlot = {
+      dayClass: 'weekend',
+      wakeMinute: -1500,
+      untilMinute: 2,
+      hitRate: 1,
+      gainUsd: 0.3,
+    };
+    const after = MONDAY + 4 * DAY + 23 * 60 * MIN;
+    expect(nextPrewake([slot], after)).toEqual({ at: MONDAY + 12 * DAY - 1500 * MIN, slot });
+  });
+});
