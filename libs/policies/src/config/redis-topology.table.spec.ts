@@ -148,6 +148,7 @@ describe('redis topology: auth from REDIS_URL', () => {
     ['no path', 'redis://h:6379'],
     ['a lone slash', 'redis://h:6379/'],
     ['a db with a trailing slash', 'redis://h:6379/3/'],
+    ['a two-digit db with a trailing slash', 'redis://h:6379/12/'],
     ['the highest index', 'rediss://h/2147483646'],
   ])('standalone, %s: the URL is kept as given', (_why, url) => {
     expect(readRedisTopology({}, url)).toEqual({ ok: true, value: { kind: 'standalone', url } });

@@ -86,12 +86,15 @@ describe('structural errors in the environment refuse to start with one line', (
     expect(errorOf({ REDIS_URL: 'http://:hunter2@redis:6379' })).not.toContain('hunter2');
   });
 
-  it.each(['redis://localhost', 'rediss://user:pw@redis.internal:6380/2', 'redis://[::1]:6379'])(
-    'REDIS_URL=%j is accepted',
-    (url) => {
-      expect(parseConfig({ REDIS_URL: url }, null).ok).toBe(true);
-    },
-  );
+  it.each([
+    'redis://localhost',
+    'rediss://user:pw@redis.internal:6380/2',
+    'redis://[::1]:6379',
+    // The sentinel form is the topology reader's to check, never refused as "not redis://".
+    'redis+sentinel://s1:26379,s2:26379/mymaster/2',
+  ])('REDIS_URL=%j is accepted', (url) => {
+    expect(parseConfig({ REDIS_URL: url }, null).ok).toBe(true);
+  });
 
   it.each([
     'http://127.0.0.1:9100/proxy/{podId}',
