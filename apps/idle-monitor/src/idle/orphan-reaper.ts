@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { findOrphans, type ListedPod, type PodwardenConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
@@ -13,6 +12,7 @@ import {
   type AppLogger,
   type BillableIntent,
   CLOCK,
+  stopPathIntent,
 } from '@podwarden/platform';
 
 /** Nest builds it from its tokens; specs pass a plain object of this shape. */
@@ -102,20 +102,7 @@ export class OrphanReaper {
   }
 
   private async openIntent(pod: ListedPod, recordUnder: string, now: number): Promise<BillableIntent> {
-    const intent: BillableIntent = {
-      id: randomUUID(),
-      at: new Date(now).toISOString(),
-      podName: recordUnder,
-      action: 'Terminate',
-      podId: pod.id,
-      gpuId: pod.gpuId,
-      pricePerHour: pod.costPerHr,
-      requestName: null,
-      attemptId: 'stop:orphan',
-      fenceToken: null,
-      answeredStatus: null,
-      trigger: 'orphan',
-    };
+    const intent = stopPathIntent(recordUnder, pod.id, pod, 'orphan', 'Terminate', new Date(now));
     await this.deps.intents.begin(intent);
     return intent;
   }

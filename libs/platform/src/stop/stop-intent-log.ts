@@ -30,20 +30,7 @@ export class StopIntentLog {
     action: Extract<BillableAction, 'Stop' | 'Terminate'> = 'Stop',
   ): Promise<BillableIntent | null> {
     if (this.intents === undefined) return null;
-    const intent: BillableIntent = {
-      id: randomUUID(),
-      at: this.now().toISOString(),
-      podName,
-      action,
-      podId,
-      gpuId: entry?.gpuId ?? null,
-      pricePerHour: entry?.costPerHr ?? null,
-      requestName: null,
-      attemptId: `stop:${trigger}`,
-      fenceToken: null,
-      answeredStatus: null,
-      trigger,
-    };
+    const intent = stopPathIntent(podName, podId, entry, trigger, action, this.now());
     try {
       await this.intents.begin(intent);
       return intent;
@@ -55,4 +42,29 @@ export class StopIntentLog {
       return null;
     }
   }
+}
+
+/** A stop-path intent (Stop or Terminate): no request name or fence, the attempt named by its trigger. */
+export function stopPathIntent(
+  podName: string,
+  podId: string,
+  entry: ListedPod | null,
+  trigger: ActionTrigger,
+  action: Extract<BillableAction, 'Stop' | 'Terminate'>,
+  at: Date,
+): BillableIntent {
+  return {
+    id: randomUUID(),
+    at: at.toISOString(),
+    podName,
+    action,
+    podId,
+    gpuId: entry?.gpuId ?? null,
+    pricePerHour: entry?.costPerHr ?? null,
+    requestName: null,
+    attemptId: `stop:${trigger}`,
+    fenceToken: null,
+    answeredStatus: null,
+    trigger,
+  };
 }
