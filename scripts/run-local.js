@@ -75,6 +75,8 @@ const apps = {
 
 const children = new Map();
 let stopping = false;
+// When an app last printed a line: the banner waits for start-up output to settle so it is the last thing shown.
+let lastLineAt = Date.now();
 
 function tagOf(app) {
   const name = app.padEnd(15);
@@ -99,6 +101,7 @@ function start(app) {
       while ((i = buffer.indexOf('\n')) >= 0) {
         process.stdout.write(`${tag} ${readableLine(buffer.slice(0, i), colour)}\n`);
         buffer = buffer.slice(i + 1);
+        lastLineAt = Date.now();
       }
     });
   }
@@ -189,6 +192,15 @@ async function shutdown(code) {
   process.exit(0);
 }
 
+// An app's health route can answer before its last start-up lines (the first billing reconcile, the
+// "listening" line still in its pipe) reach us; a banner printed then would scroll away under them.
+async function settled(quietMs, withinMs) {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() - lastLineAt < quietMs && Date.now() < deadline && !stopping)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  return !stopping;
+}
+
 function banner() {
   const base = `http://127.0.0.1:${GATEWAY_PORT}`;
   const proxy = `http://127.0.0.1:${PROXY_PORT}`;
@@ -237,5 +249,6 @@ function banner() {
   const rest = ['gateway', 'waker', 'idle-monitor', 'inference-proxy'];
   for (const app of rest) start(app);
   if (!(await waitUntilUp(rest))) return;
+  if (!(await settled(1000, 10_000))) return;
   banner();
 })();
