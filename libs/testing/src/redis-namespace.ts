@@ -1,3 +1,5 @@
+// The jest globals for useTestRedis: this lib's own tsconfig (tsconfig.lib.json) types only node.
+/// <reference types="jest" />
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 
@@ -40,4 +42,52 @@ export async function deletePrefix(prefix: string, url: string = TEST_REDIS_URL)
   } finally {
     redis.disconnect();
   }
+}
+
+export interface UseTestRedisOptions {
+  /** Delete the prefix only after all tests: tests that build on an earlier test's keys. */
+  readonly keepKeysBetweenTests?: boolean;
+  /** Wrap the prefix in `{...}`: every key then hashes to one cluster slot, as a multi-key script needs. */
+  readonly hashTagged?: boolean;
+}
+
+export interface TestRedis {
+  /** The spec file's connection, open from beforeAll to afterAll (read it inside tests and hooks). */
+  readonly redis: Redis;
+  /** The spec file's key prefix, known at once (for module-level RedisKeys). */
+  readonly prefix: string;
+}
+
+/**
+ * A real Redis for one spec file: its own key prefix, keys deleted after each test (or only at the end),
+ * the connection closed after all. Hooks land in the calling block; a spec's teardown that must run first
+ * (workers still writing) goes in a nested describe, whose afterEach/afterAll jest runs before these.
+ */
+export function useTestRedis(name: string, options: UseTestRedisOptions = {}): TestRedis {
+  const unique = uniqueTestPrefix(name);
+  const prefix = options.hashTagged ? `{${unique}}` : unique;
+  let redis: Redis | null = null;
+  const connected = (): Redis => {
+    if (redis === null) throw new Error(`useTestRedis('${name}'): the connection opens in beforeAll`);
+    return redis;
+  };
+  beforeAll(() => {
+    redis = connectTestRedis();
+  });
+  if (!options.keepKeysBetweenTests) {
+    afterEach(async () => {
+      await deleteKeysUnder(connected(), prefix);
+    });
+  }
+  afterAll(async () => {
+    if (redis === null) return;
+    await deleteKeysUnder(redis, prefix);
+    await redis.quit();
+  });
+  return {
+    prefix,
+    get redis(): Redis {
+      return connected();
+    },
+  };
 }

@@ -1,30 +1,13 @@
-import type Redis from 'ioredis';
 import { parseConfig, type PodList, type PodwardenConfig } from '@podwarden/policies';
 import { ActionLog, BillableIntents, RedisKeys } from '@podwarden/platform';
-import {
-  FakeRunPod,
-  captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
-  uniqueTestPrefix,
-} from '@podwarden/testing';
+import { FakeRunPod, captureLogs, useTestRedis } from '@podwarden/testing';
 import { OrphanReaper } from './orphan-reaper';
 import { StopIntentReconciler } from './stop-intent-reconciler';
 
-const PREFIX = uniqueTestPrefix('orphan-intent');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('orphan-intent');
+const KEYS = new RedisKeys(db.prefix);
 const NOW = Date.parse('2026-12-01T12:00:00Z');
 const TIMEOUT_MS = 10_000;
-
-let redis: Redis;
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-afterEach(() => deleteKeysUnder(redis, PREFIX));
-afterAll(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-  await redis.quit();
-});
 
 function config(): PodwardenConfig {
   const parsed = parseConfig(
@@ -50,8 +33,8 @@ async function setup(killedAfterTheCall: boolean) {
   fake.calls.length = 0;
   const logs = captureLogs('debug');
   const clock = { now: NOW };
-  const log = new ActionLog(redis, KEYS, logs.logger);
-  const intents = new BillableIntents(redis, KEYS);
+  const log = new ActionLog(db.redis, KEYS, logs.logger);
+  const intents = new BillableIntents(db.redis, KEYS);
   // kill -9 between the DELETE and its row: the process never writes the row (here: the write throws).
   const actions: Pick<ActionLog, 'record'> = killedAfterTheCall
     ? { record: () => Promise.reject(new Error('killed (-9)')) }

@@ -1,4 +1,3 @@
-import type Redis from 'ioredis';
 import type { PodList } from '@podwarden/policies';
 import {
   ActionLog,
@@ -8,31 +7,13 @@ import {
   type ActionRecord,
 } from '@podwarden/platform';
 import { newStopService } from '@podwarden/platform/testing/new-stop-service';
-import {
-  FakeRunPod,
-  captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
-  onePodListed,
-  testConfig,
-  uniqueTestPrefix,
-} from '@podwarden/testing';
+import { FakeRunPod, captureLogs, onePodListed, testConfig, useTestRedis } from '@podwarden/testing';
 import { StopConfirmer } from './stop-confirmer';
 
-const PREFIX = uniqueTestPrefix('stop-confirm');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('stop-confirm');
+const KEYS = new RedisKeys(db.prefix);
 const T0 = Date.parse('2026-12-01T12:00:00Z');
 const TICK_MS = 60_000;
-
-let redis: Redis;
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-afterEach(() => deleteKeysUnder(redis, PREFIX));
-afterAll(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-  await redis.quit();
-});
 
 function setup(env: Record<string, string> = {}) {
   const cfg = testConfig({ STOP_CONFIRM_TICKS: '3', STOP_CONFIRM_MAX_RESTOPS: '2', ...env });
@@ -41,9 +22,9 @@ function setup(env: Record<string, string> = {}) {
   fake.setPod('p1', { volumeId: 'vol-1' });
   const logs = captureLogs('debug');
   const clock = { now: T0 };
-  const pending = new PendingStopStore(redis, KEYS);
-  const locks = new IdleStateStore(redis, KEYS);
-  const actions = new ActionLog(redis, KEYS, logs.logger);
+  const pending = new PendingStopStore(db.redis, KEYS);
+  const locks = new IdleStateStore(db.redis, KEYS);
+  const actions = new ActionLog(db.redis, KEYS, logs.logger);
   const now = (): number => clock.now;
   const stops = newStopService({
     config: cfg,
@@ -294,7 +275,7 @@ describe('StopConfirmer', () => {
           name === 'broken' ? Promise.reject(new Error('LOADING')) : h.pending.all(name),
         apply: (name, next) => h.pending.apply(name, next),
       },
-      locks: new IdleStateStore(redis, KEYS),
+      locks: new IdleStateStore(db.redis, KEYS),
       actions: h.actions,
       stops: h.stops,
       logger: h.logs.logger,
@@ -317,7 +298,7 @@ describe('StopConfirmer', () => {
     const confirmer = new StopConfirmer({
       config: h.cfg,
       pending: h.pending,
-      locks: new IdleStateStore(redis, KEYS),
+      locks: new IdleStateStore(db.redis, KEYS),
       actions: { recent: () => Promise.reject(new Error('action log gone')) },
       stops: h.stops,
       logger: h.logs.logger,

@@ -1,4 +1,3 @@
-import type Redis from 'ioredis';
 import type { PodList } from '@podwarden/policies';
 import {
   ActionLog,
@@ -8,40 +7,22 @@ import {
   type BillableIntent,
 } from '@podwarden/platform';
 import { newStopService } from '@podwarden/platform/testing/new-stop-service';
-import {
-  FakeRunPod,
-  captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
-  onePodListed,
-  testConfig,
-  uniqueTestPrefix,
-} from '@podwarden/testing';
+import { FakeRunPod, captureLogs, onePodListed, testConfig, useTestRedis } from '@podwarden/testing';
 import { StopIntentReconciler } from './stop-intent-reconciler';
 
-const PREFIX = uniqueTestPrefix('stop-intent-rec');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('stop-intent-rec');
+const KEYS = new RedisKeys(db.prefix);
 const SENT = '2026-12-01T06:30:00.000Z';
 const T0 = Date.parse(SENT);
 const TIMEOUT_MS = 10_000;
-
-let redis: Redis;
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-afterEach(() => deleteKeysUnder(redis, PREFIX));
-afterAll(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-  await redis.quit();
-});
 
 function setup() {
   const cfg = testConfig({ RUNPOD_TIMEOUT_MS: String(TIMEOUT_MS) });
   const pod = cfg.pods[0];
   const logs = captureLogs();
   const clock = { now: T0 };
-  const intents = new BillableIntents(redis, KEYS);
-  const actions = new ActionLog(redis, KEYS, logs.logger);
+  const intents = new BillableIntents(db.redis, KEYS);
+  const actions = new ActionLog(db.redis, KEYS, logs.logger);
   const reconciler = new StopIntentReconciler({
     config: cfg,
     intents,
@@ -178,7 +159,7 @@ describe(StopIntentReconciler.name, () => {
       config: s.cfg,
       client: fake.asRunPodClient(),
       actions: s.actions,
-      idleStates: new IdleStateStore(redis, KEYS),
+      idleStates: new IdleStateStore(db.redis, KEYS),
       logger: s.logs.logger,
       now: () => s.clock.now,
       intents: s.intents,

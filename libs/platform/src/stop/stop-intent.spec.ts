@@ -1,13 +1,5 @@
-import type Redis from 'ioredis';
 import type { PodActionResult } from '@podwarden/runpod-client';
-import {
-  FakeRunPod,
-  captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
-  testConfig,
-  uniqueTestPrefix,
-} from '@podwarden/testing';
+import { FakeRunPod, captureLogs, connectTestRedis, testConfig, useTestRedis } from '@podwarden/testing';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { ActionLog } from '../records/action-log';
 import type { ActionRecord } from '../records/action-record';
@@ -15,8 +7,8 @@ import { BillableIntents, type BillableIntent } from '../records/billable-intent
 import { RedisKeys } from '../redis/redis-keys';
 import { newStopService } from '../testing/new-stop-service';
 
-const PREFIX = uniqueTestPrefix('stop-intent');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('stop-intent');
+const KEYS = new RedisKeys(db.prefix);
 const AT = '2026-12-01T06:30:00.000Z';
 const ACCEPTED: PodActionResult = { ok: true, httpStatus: 200, detail: null };
 const RECONCILED: ActionRecord = {
@@ -32,32 +24,22 @@ const RECONCILED: ActionRecord = {
   detail: 'reconciled by the test',
 };
 
-let redis: Redis;
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-afterEach(() => deleteKeysUnder(redis, PREFIX));
-afterAll(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-  await redis.quit();
-});
-
-function harness(intents: BillableIntents = new BillableIntents(redis, KEYS)) {
+function harness(intents: BillableIntents = new BillableIntents(db.redis, KEYS)) {
   const config = testConfig();
   const pod = config.pods[0];
   const logs = captureLogs();
   const runpod = new FakeRunPod().setPod('p1', { volumeId: 'vol-1', gpuId: 'L40S', costPerHr: 0.5 });
-  const actions = new ActionLog(redis, KEYS, logs.logger);
+  const actions = new ActionLog(db.redis, KEYS, logs.logger);
   const sut = newStopService({
     config,
     client: runpod.asRunPodClient(),
     actions,
-    idleStates: new IdleStateStore(redis, KEYS),
+    idleStates: new IdleStateStore(db.redis, KEYS),
     logger: logs.logger,
     now: () => Date.parse(AT),
     intents,
   });
-  const open = () => new BillableIntents(redis, KEYS).open(pod.name);
+  const open = () => new BillableIntents(db.redis, KEYS).open(pod.name);
   const stops = async () => (await actions.recent(pod.name, 10)).filter((a) => a.action === 'Stop');
   return { sut, pod, logs, runpod, open, stops, actions };
 }

@@ -1,4 +1,3 @@
-import type Redis from 'ioredis';
 import { INITIAL_IDLE_STATE, type ListedPod } from '@podwarden/policies';
 import type { PodActionResult } from '@podwarden/runpod-client';
 import {
@@ -8,10 +7,8 @@ import {
   RecordedEvents,
   actionAccepted,
   captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
   testConfig,
-  uniqueTestPrefix,
+  useTestRedis,
 } from '@podwarden/testing';
 import { IdleStateStore } from '../idle/idle-state-store';
 import type { ActionRecord } from '../records/action-record';
@@ -19,8 +16,8 @@ import { RedisKeys } from '../redis/redis-keys';
 import { newStopService } from '../testing/new-stop-service';
 import type { RestopNote } from './stop-service';
 
-const PREFIX = uniqueTestPrefix('stop-restop');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('stop-restop');
+const KEYS = new RedisKeys(db.prefix);
 const AT = '2026-11-30T10:15:00.000Z';
 const RESTOP: RestopNote = { detail: 're-stop 1 of 2: still RUNNING after 3 ticks' };
 
@@ -53,22 +50,12 @@ const listed = (id: string, gpuId: string, costPerHr: number): ListedPod => ({
   createdAt: null,
 });
 
-let redis: Redis;
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-afterEach(() => deleteKeysUnder(redis, PREFIX));
-afterAll(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-  await redis.quit();
-});
-
 function harness(runpod: FakeRunPod, stopWakes?: () => Promise<number>) {
   const logs = captureLogs();
   const actions = new RecordingActions();
   const pending = new RecordingPendingStops();
   const events = new RecordedEvents();
-  const store = new IdleStateStore(redis, KEYS);
+  const store = new IdleStateStore(db.redis, KEYS);
   const wakes = stopWakes === undefined ? undefined : { stopWakes };
   const sut = newStopService({
     config: testConfig(),

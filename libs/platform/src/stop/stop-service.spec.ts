@@ -5,9 +5,7 @@ import {
   FAKE_REFUSED_STATUS,
   FakeRunPod,
   captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
-  uniqueTestPrefix,
+  useTestRedis,
   type CapturedLogs,
 } from '@podwarden/testing';
 import { IdleStateStore, type IdleRecord } from '../idle/idle-state-store';
@@ -17,8 +15,8 @@ import { RedisKeys } from '../redis/redis-keys';
 import { newStopService } from '../testing/new-stop-service';
 import { StopService } from './stop-service';
 
-const PREFIX = uniqueTestPrefix('stop');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('stop');
+const KEYS = new RedisKeys(db.prefix);
 const AT = '2026-11-30T10:15:00.000Z';
 const LOCK_MS = 60;
 
@@ -39,16 +37,6 @@ function stopConfig(): PodwardenConfig {
   return parsed.config;
 }
 
-let redis: Redis;
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-afterEach(() => deleteKeysUnder(redis, PREFIX));
-afterAll(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-  await redis.quit();
-});
-
 interface StopHarness {
   readonly sut: StopService;
   readonly config: PodwardenConfig;
@@ -58,7 +46,7 @@ interface StopHarness {
   actions(): Promise<ActionRecord[]>;
 }
 
-function harness(runpod: FakeRunPod, connection: Redis = redis): StopHarness {
+function harness(runpod: FakeRunPod, connection: Redis = db.redis): StopHarness {
   const config = stopConfig();
   const logs = captureLogs();
   const store = new IdleStateStore(connection, KEYS);
@@ -93,8 +81,8 @@ describe(StopService.name, () => {
     function withGate(runpod: FakeRunPod, stopWakes: (volumeId: string) => Promise<number>) {
       const config = stopConfig();
       const logs = captureLogs();
-      const store = new IdleStateStore(redis, KEYS);
-      const actionLog = new ActionLog(redis, KEYS, logs.logger);
+      const store = new IdleStateStore(db.redis, KEYS);
+      const actionLog = new ActionLog(db.redis, KEYS, logs.logger);
       const gate = { stopWakes: jest.fn(stopWakes) };
       const sut = newStopService({
         config,
@@ -254,7 +242,7 @@ describe(StopService.name, () => {
       const runpod = new FakeRunPod().setPod('p1');
       const h = harness(runpod);
       await h.store.save('qwen', READY_RECORD);
-      await redis.set(KEYS.idleLock('qwen'), 'a-running-tick', 'PX', 60_000);
+      await db.redis.set(KEYS.idleLock('qwen'), 'a-running-tick', 'PX', 60_000);
 
       const result = await h.sut.stopVolume(h.config.pods[0], 'manual');
 
@@ -268,7 +256,7 @@ describe(StopService.name, () => {
         }),
       ]);
       expect(await h.store.load('qwen')).toEqual({ ...READY_RECORD, lastTickScheduledAt: null });
-      expect(await redis.get(KEYS.idleLock('qwen'))).toBe('a-running-tick');
+      expect(await db.redis.get(KEYS.idleLock('qwen'))).toBe('a-running-tick');
     });
 
     it('waits for a lock freed within a lease and then takes the Down edge', async () => {
@@ -276,7 +264,7 @@ describe(StopService.name, () => {
       const h = harness(runpod);
       await h.store.save('qwen', READY_RECORD);
       // The holder's lease runs out during the stop's wait (a tick that died).
-      await redis.set(KEYS.idleLock('qwen'), 'a-dead-tick', 'PX', LOCK_MS / 3);
+      await db.redis.set(KEYS.idleLock('qwen'), 'a-dead-tick', 'PX', LOCK_MS / 3);
 
       await h.sut.stopVolume(h.config.pods[0], 'manual');
 

@@ -1,12 +1,10 @@
-import type Redis from 'ioredis';
 import {
   FakeRunPod,
   RecordedEvents,
   captureLogs,
   connectTestRedis,
-  deleteKeysUnder,
   testConfig,
-  uniqueTestPrefix,
+  useTestRedis,
 } from '@podwarden/testing';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { PodwardenMetrics } from '../metrics/podwarden-metrics';
@@ -15,40 +13,30 @@ import { BillableIntents, type BillableIntent } from '../records/billable-intent
 import { RedisKeys } from '../redis/redis-keys';
 import { newStopService } from '../testing/new-stop-service';
 
-const PREFIX = uniqueTestPrefix('stop-terminate');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('stop-terminate');
+const KEYS = new RedisKeys(db.prefix);
 const AT = '2026-12-01T06:30:00.000Z';
 
-let redis: Redis;
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-afterEach(() => deleteKeysUnder(redis, PREFIX));
-afterAll(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-  await redis.quit();
-});
-
-function harness(intents: BillableIntents = new BillableIntents(redis, KEYS)) {
+function harness(intents: BillableIntents = new BillableIntents(db.redis, KEYS)) {
   const config = testConfig();
   const pod = config.pods[0];
   const logs = captureLogs();
   const events = new RecordedEvents();
   const metrics = new PodwardenMetrics();
   const runpod = new FakeRunPod().setPod('p1', { listedStatus: 'ERROR', gpuId: 'L40S', costPerHr: 0.5 });
-  const actions = new ActionLog(redis, KEYS, logs.logger);
+  const actions = new ActionLog(db.redis, KEYS, logs.logger);
   const sut = newStopService({
     config,
     client: runpod.asRunPodClient(),
     actions,
-    idleStates: new IdleStateStore(redis, KEYS),
+    idleStates: new IdleStateStore(db.redis, KEYS),
     logger: logs.logger,
     now: () => Date.parse(AT),
     events,
     intents,
     metrics,
   });
-  const open = () => new BillableIntents(redis, KEYS).open(pod.name);
+  const open = () => new BillableIntents(db.redis, KEYS).open(pod.name);
   const listed = [
     {
       id: 'p1',
