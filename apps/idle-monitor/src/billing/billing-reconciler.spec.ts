@@ -1,16 +1,8 @@
-import type Redis from 'ioredis';
 import { Registry } from 'prom-client';
 import type { BilledBucket, ListedPod } from '@podwarden/policies';
 import type { PodBillingRead } from '@podwarden/runpod-client';
 import { BillingStore, RedisKeys, type ActionRecord, type PodwardenMetrics } from '@podwarden/platform';
-import {
-  RecordedEvents,
-  captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
-  testConfig,
-  uniqueTestPrefix,
-} from '@podwarden/testing';
+import { RecordedEvents, captureLogs, testConfig, useTestRedis } from '@podwarden/testing';
 import { BillingMetrics } from './billing-metrics';
 import { BillingReconciler } from './billing-reconciler';
 
@@ -42,16 +34,7 @@ const action = (at: number, kind: ActionRecord['action'], podId: string): Action
 });
 
 describe('BillingReconciler (real Redis, scripted RunPod)', () => {
-  let redis: Redis;
-  const prefix = uniqueTestPrefix('billing');
-  beforeAll(() => {
-    redis = connectTestRedis();
-  });
-  afterEach(() => deleteKeysUnder(redis, prefix));
-  afterAll(async () => {
-    await deleteKeysUnder(redis, prefix);
-    redis.disconnect();
-  });
+  const db = useTestRedis('billing');
 
   function setUp(options: {
     list: ListedPod[] | null;
@@ -60,7 +43,7 @@ describe('BillingReconciler (real Redis, scripted RunPod)', () => {
     env?: Record<string, string>;
   }) {
     const config = testConfig({ RUNPOD_VOLUME_ID: 'vol-1', RUNPOD_POD_NAME: 'qwen', ...options.env });
-    const store = new BillingStore(redis, new RedisKeys(prefix));
+    const store = new BillingStore(db.redis, new RedisKeys(db.prefix));
     const events = new RecordedEvents();
     const logs = captureLogs();
     const registry = new Registry();

@@ -1,15 +1,7 @@
-import type Redis from 'ioredis';
 import { INITIAL_IDLE_STATE, type IdleState, type ListedPod, type PodSignalOf } from '@podwarden/policies';
 import type { PodLogRead } from '@podwarden/runpod-client';
 import { DiagnosisStore, RedisKeys, type ActionRecord } from '@podwarden/platform';
-import {
-  RecordedEvents,
-  captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
-  testConfig,
-  uniqueTestPrefix,
-} from '@podwarden/testing';
+import { RecordedEvents, captureLogs, testConfig, useTestRedis } from '@podwarden/testing';
 import { BootDiagnoser } from './boot-diagnoser';
 import { withEarlyStop } from './early-stop';
 
@@ -70,19 +62,10 @@ const pullLines: PodLogRead = {
 };
 
 describe('BootDiagnoser (real Redis store)', () => {
-  let redis: Redis;
-  const prefix = uniqueTestPrefix('diagnosis');
-  beforeAll(() => {
-    redis = connectTestRedis();
-  });
-  afterEach(() => deleteKeysUnder(redis, prefix));
-  afterAll(async () => {
-    await deleteKeysUnder(redis, prefix);
-    redis.disconnect();
-  });
+  const db = useTestRedis('diagnosis');
 
   function setUp(logs: PodLogRead, actions: ActionRecord[] = [created('p1')]) {
-    const store = new DiagnosisStore(redis, new RedisKeys(prefix));
+    const store = new DiagnosisStore(db.redis, new RedisKeys(db.prefix));
     const events = new RecordedEvents();
     const read: string[] = [];
     const diagnosed: string[] = [];

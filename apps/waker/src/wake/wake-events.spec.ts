@@ -1,14 +1,11 @@
 import type { Job } from 'bullmq';
-import type Redis from 'ioredis';
 import { BudgetLedger, RedisClock, RedisKeys, WakeGate, WakeProgressStore } from '@podwarden/platform';
 import {
   RecordedEvents,
   actionAccepted,
   captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
   found,
-  uniqueTestPrefix,
+  useTestRedis,
   unreadableList,
   volumeWith,
   type FakeRunPod,
@@ -22,36 +19,26 @@ import { RecordingWakeHistory } from './testing/recording-wake-history';
 import { TEST_POD_NAME, testConfig } from './testing/test-config';
 import { scriptedRunPod } from './testing/wake-run-harness';
 
-const PREFIX = uniqueTestPrefix('wake-events');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('wake-events');
+const KEYS = new RedisKeys(db.prefix);
 
 describe('WakeAttempt: what a wake announces on the event stream', () => {
-  let redis: Redis;
-  beforeAll(() => {
-    redis = connectTestRedis();
-  });
-  afterEach(() => deleteKeysUnder(redis, PREFIX));
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
-  });
-
   function runWake(runpod: FakeRunPod, attemptId: string, budget?: { dailyUsd: string }) {
     const events = new RecordedEvents();
     const logs = captureLogs();
     const intents = new MemoryIntents();
     const runner = newWakeJobRunner({
       config: testConfig(budget ? { DAILY_BUDGET_USD: budget.dailyUsd, MAX_RUNTIME_MINUTES: '60' } : {}),
-      ledger: budget ? new BudgetLedger(redis, KEYS, new RedisClock(redis)) : undefined,
+      ledger: budget ? new BudgetLedger(db.redis, KEYS, new RedisClock(db.redis)) : undefined,
       client: runpod,
       actions: new RecordingActionLog(undefined, intents),
       intents,
       logger: logs.logger,
       sleep: new InstantSleep().sleep,
       now: fixedClock(),
-      gate: new WakeGate(redis, KEYS),
+      gate: new WakeGate(db.redis, KEYS),
       history: new RecordingWakeHistory(runpod),
-      progress: new WakeProgressStore(redis, KEYS),
+      progress: new WakeProgressStore(db.redis, KEYS),
       events,
       gateLeaseMs: 30_000,
       joinPollMs: 5,

@@ -1,5 +1,4 @@
-import type Redis from 'ioredis';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { BillingStore, type BillingSnapshot } from './billing-store';
 
@@ -17,19 +16,12 @@ const BUCKETS = [
 ];
 
 describe('BillingStore (real Redis)', () => {
-  let redis: Redis;
   let store: BillingStore;
-  const prefix = uniqueTestPrefix('billing-store');
-  const keys = new RedisKeys(prefix);
+  const db = useTestRedis('billing-store');
+  const keys = new RedisKeys(db.prefix);
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    store = new BillingStore(redis, keys);
-  });
-  afterEach(() => deleteKeysUnder(redis, prefix));
-  afterAll(async () => {
-    await deleteKeysUnder(redis, prefix);
-    redis.disconnect();
+    store = new BillingStore(db.redis, keys);
   });
 
   it('never reconciled: no snapshot, no buckets', async () => {
@@ -51,7 +43,7 @@ describe('BillingStore (real Redis)', () => {
     ['of the wrong shape (no provider spend)', JSON.stringify({ ...SNAPSHOT, providerTodayUsd: undefined })],
     ['not JSON', '{"asOf":'],
   ])('a snapshot %s is never read as "never reconciled": the read throws', async (_case, stored) => {
-    await redis.set(keys.billingSnapshot(), stored);
+    await db.redis.set(keys.billingSnapshot(), stored);
     await expect(store.snapshot()).rejects.toThrow(/unreadable/);
   });
 
@@ -59,12 +51,12 @@ describe('BillingStore (real Redis)', () => {
     ['of the wrong shape (an amount that is text)', JSON.stringify([{ ...BUCKETS[0], usd: '0.79' }])],
     ['not JSON', '[{"podId":"pod-1"'],
   ])('buckets %s are never read as "nothing billed": the read throws', async (_case, stored) => {
-    await redis.hset(keys.billingPods('qwen'), 'pod-1', stored);
+    await db.redis.hset(keys.billingPods('qwen'), 'pod-1', stored);
     await expect(store.podBuckets('qwen')).rejects.toThrow(/unreadable/);
   });
 
   it('a storage figure of the wrong type reads as not read', async () => {
-    await redis.set(keys.billingSnapshot(), JSON.stringify({ ...SNAPSHOT, storageUsdPerDay: 'n/a' }));
+    await db.redis.set(keys.billingSnapshot(), JSON.stringify({ ...SNAPSHOT, storageUsdPerDay: 'n/a' }));
     expect(await store.snapshot()).toEqual(SNAPSHOT);
   });
 });

@@ -1,31 +1,24 @@
 import type Redis from 'ioredis';
 import { INITIAL_IDLE_STATE } from '@podwarden/policies';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { EMPTY_IDLE_RECORD, IdleStateStore, type IdleRecord } from './idle-state-store';
 
-const PREFIX = uniqueTestPrefix('idle-state');
+const db = useTestRedis('idle-state');
 
 const record = (lastTickId: string): IdleRecord => ({ ...EMPTY_IDLE_RECORD, lastTickId, updatedAt: 1 });
 
 describe(IdleStateStore.name, () => {
-  let redis: Redis;
   let store: IdleStateStore;
-  const keys = new RedisKeys(PREFIX);
+  const keys = new RedisKeys(db.prefix);
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    store = new IdleStateStore(redis, keys);
-  });
-  afterEach(() => deleteKeysUnder(redis, PREFIX));
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
+    store = new IdleStateStore(db.redis, keys);
   });
 
   it('a pod never recorded, or a record that is not JSON, loads as the empty record', async () => {
     expect(await store.load('qwen')).toEqual(EMPTY_IDLE_RECORD);
-    await redis.set(keys.idleState('qwen'), '{not json');
+    await db.redis.set(keys.idleState('qwen'), '{not json');
     expect(await store.load('qwen')).toEqual(EMPTY_IDLE_RECORD);
   });
 
@@ -59,13 +52,13 @@ describe(IdleStateStore.name, () => {
   it.each([['[]'], ['42'], ['null'], ['"text"']])(
     'a record that is not a JSON object (%s) loads as the empty record, never as a pod mid-run',
     async (stored) => {
-      await redis.set(keys.idleState('qwen'), stored);
+      await db.redis.set(keys.idleState('qwen'), stored);
       expect(await store.load('qwen')).toEqual(EMPTY_IDLE_RECORD);
     },
   );
 
   it('inside a record, a field of the wrong type reads as absent and the readable ones are kept', async () => {
-    await redis.set(
+    await db.redis.set(
       keys.idleState('qwen'),
       JSON.stringify({
         state: {
@@ -102,7 +95,7 @@ describe(IdleStateStore.name, () => {
 
     expect(outcome).toEqual({ ran: true, value: true });
     expect((await store.load('QWEN')).lastTickId).toBe('tick-1');
-    expect(await redis.exists(keys.idleLock('qwen'))).toBe(0);
+    expect(await db.redis.exists(keys.idleLock('qwen'))).toBe(0);
   });
 
   it('a second holder does not get the lock while the first holds it (waitMs 0 answers at once)', async () => {
@@ -119,7 +112,7 @@ describe(IdleStateStore.name, () => {
   ])('when %s, the old holder can neither save nor release it', async (_case, lapse) => {
     await store.save('qwen', record('newer-tick'));
     const outcome = await store.withLock('qwen', 'holder-a', 5_000, 0, async (lock) => {
-      await lapse(redis, keys.idleLock('qwen'));
+      await lapse(db.redis, keys.idleLock('qwen'));
       const before = lock.lost;
       const held = await lock.stillHeld();
       const saved = await lock.save({
@@ -131,7 +124,7 @@ describe(IdleStateStore.name, () => {
 
     expect(outcome).toEqual({ ran: true, value: { before: false, held: false, saved: false, after: true } });
     expect((await store.load('qwen')).lastTickId).toBe('newer-tick');
-    const lockNow = await redis.get(keys.idleLock('qwen'));
+    const lockNow = await db.redis.get(keys.idleLock('qwen'));
     expect(lockNow === null || lockNow === 'newer').toBe(true);
   });
 
@@ -143,10 +136,10 @@ describe(IdleStateStore.name, () => {
       // Until a renewal has been seen (the TTL went back up) and the first lease is over.
       const renewed = (): boolean => ttls.some((ttl, i) => i > 0 && ttl > ttls[i - 1]);
       while (!(renewed() && Date.now() - started > leaseMs) && Date.now() - started < 4_000) {
-        ttls.push(await redis.pttl(keys.idleLock('qwen')));
+        ttls.push(await db.redis.pttl(keys.idleLock('qwen')));
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect(await redis.get(keys.idleLock('qwen'))).toBe('holder-a');
+      expect(await db.redis.get(keys.idleLock('qwen'))).toBe('holder-a');
     });
     expect(Math.min(...ttls)).toBeGreaterThan(0);
   });

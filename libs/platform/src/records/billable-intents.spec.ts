@@ -1,10 +1,9 @@
-import type Redis from 'ioredis';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { BillableIntents, type BillableIntent } from './billable-intents';
 
-const PREFIX = uniqueTestPrefix('billable-intents');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('billable-intents');
+const KEYS = new RedisKeys(db.prefix);
 
 const CREATE: BillableIntent = {
   id: 'intent-1',
@@ -34,17 +33,10 @@ const STOP: BillableIntent = {
 };
 
 describe('BillableIntents (real Redis)', () => {
-  let redis: Redis;
   let intents: BillableIntents;
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    intents = new BillableIntents(redis, KEYS);
-  });
-  afterEach(() => deleteKeysUnder(redis, PREFIX));
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
+    intents = new BillableIntents(db.redis, KEYS);
   });
 
   it('open intents read back as begun, oldest first', async () => {
@@ -64,18 +56,18 @@ describe('BillableIntents (real Redis)', () => {
     ['a fence token that is text', { ...CREATE, id: 'bad', fenceToken: '7' }],
   ])('an intent with %s cannot be reconciled and is not shown as one', async (_case, stored) => {
     await intents.begin(CREATE);
-    await redis.hset(KEYS.billableIntents('qwen'), 'bad', JSON.stringify(stored));
+    await db.redis.hset(KEYS.billableIntents('qwen'), 'bad', JSON.stringify(stored));
     expect(await intents.open('qwen')).toEqual([CREATE]);
   });
 
   it('an intent that is not JSON is not shown; the readable ones are', async () => {
     await intents.begin(CREATE);
-    await redis.hset(KEYS.billableIntents('qwen'), 'torn', '{"id":"torn","action":"Cre');
+    await db.redis.hset(KEYS.billableIntents('qwen'), 'torn', '{"id":"torn","action":"Cre');
     expect(await intents.open('qwen')).toEqual([CREATE]);
   });
 
   it('a GPU, price or trigger of the wrong type reads as absent', async () => {
-    await redis.hset(
+    await db.redis.hset(
       KEYS.billableIntents('qwen'),
       STOP.id,
       JSON.stringify({ ...STOP, gpuId: 3, pricePerHour: 'cheap', trigger: 'cron' }),

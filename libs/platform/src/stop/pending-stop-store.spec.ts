@@ -1,25 +1,17 @@
-import type Redis from 'ioredis';
 import type { PendingStop } from '@podwarden/policies';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { PendingStopStore } from './pending-stop-store';
 
-const PREFIX = uniqueTestPrefix('pending-stops');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('pending-stops');
+const KEYS = new RedisKeys(db.prefix);
 const AT = Date.parse('2026-12-01T12:00:00Z');
 
 describe('PendingStopStore (real Redis)', () => {
-  let redis: Redis;
   let store: PendingStopStore;
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    store = new PendingStopStore(redis, KEYS);
-  });
-  afterEach(() => deleteKeysUnder(redis, PREFIX));
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
+    store = new PendingStopStore(db.redis, KEYS);
   });
 
   it('a tracked stop and a tick’s verdicts read back as written', async () => {
@@ -48,14 +40,14 @@ describe('PendingStopStore (real Redis)', () => {
     ['not JSON', '{"podId":"pod-2"'],
   ])('an entry %s is dropped; the readable ones are still followed', async (_case, stored) => {
     await store.track('qwen', 'pod-1', 'idle', AT);
-    await redis.hset(KEYS.pendingStops('qwen'), 'pod-2', stored);
+    await db.redis.hset(KEYS.pendingStops('qwen'), 'pod-2', stored);
     expect((await store.all('qwen')).map((entry) => entry.podId)).toEqual(['pod-1']);
     expect(await store.unconfirmed(['qwen'])).toBe(1);
   });
 
   it('a confirmation time that is not a number reads as not confirmed: the stop is still followed', async () => {
     const entry = { podId: 'pod-1', trigger: 'idle', stoppedAt: AT, ticksWaited: 1, restops: 0 };
-    await redis.hset(KEYS.pendingStops('qwen'), 'pod-1', JSON.stringify({ ...entry, confirmedAt: 'yes' }));
+    await db.redis.hset(KEYS.pendingStops('qwen'), 'pod-1', JSON.stringify({ ...entry, confirmedAt: 'yes' }));
     expect(await store.all('qwen')).toEqual([{ ...entry, confirmedAt: null }]);
   });
 });

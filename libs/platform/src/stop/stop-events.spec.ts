@@ -1,21 +1,18 @@
-import type Redis from 'ioredis';
 import { INITIAL_IDLE_STATE, parseConfig, type PodwardenConfig } from '@podwarden/policies';
 import {
   FAKE_REFUSED_STATUS,
   FakeRunPod,
   RecordedEvents,
   captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
-  uniqueTestPrefix,
+  useTestRedis,
 } from '@podwarden/testing';
 import { IdleStateStore } from '../idle/idle-state-store';
 import { ActionLog } from '../records/action-log';
 import { RedisKeys } from '../redis/redis-keys';
 import { newStopService } from '../testing/new-stop-service';
 
-const PREFIX = uniqueTestPrefix('stop-events');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('stop-events');
+const KEYS = new RedisKeys(db.prefix);
 
 function config(): PodwardenConfig {
   const parsed = parseConfig({ RUNPOD_API_KEY: 'k', RUNPOD_VOLUME_ID: 'vol-1' }, null);
@@ -24,21 +21,11 @@ function config(): PodwardenConfig {
 }
 
 describe('StopService: what it announces on the event stream', () => {
-  let redis: Redis;
-  beforeAll(() => {
-    redis = connectTestRedis();
-  });
-  afterEach(() => deleteKeysUnder(redis, PREFIX));
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
-  });
-
   function harness(runpod: FakeRunPod) {
     const logs = captureLogs();
     const events = new RecordedEvents();
-    const store = new IdleStateStore(redis, KEYS);
-    const actions = new ActionLog(redis, KEYS, logs.logger);
+    const store = new IdleStateStore(db.redis, KEYS);
+    const actions = new ActionLog(db.redis, KEYS, logs.logger);
     const sut = newStopService({
       config: config(),
       client: runpod,

@@ -1,11 +1,10 @@
-import type Redis from 'ioredis';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { useTestRedis } from '@podwarden/testing';
 import type { WakeJobResult } from '../queues/wake-job';
 import { RedisKeys } from '../redis/redis-keys';
 import { WakeGate } from './wake-gate';
 import { WakeProgressStore, type WakeProgress } from './wake-progress';
 
-const PREFIX = uniqueTestPrefix('wake-records');
+const db = useTestRedis('wake-records');
 
 const RESULT: WakeJobResult = {
   name: 'qwen',
@@ -28,20 +27,13 @@ const PROGRESS: WakeProgress = {
 };
 
 describe('wake records read back from Redis', () => {
-  let redis: Redis;
-  const keys = new RedisKeys(PREFIX);
+  const keys = new RedisKeys(db.prefix);
   let gate: WakeGate;
   let progress: WakeProgressStore;
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    gate = new WakeGate(redis, keys);
-    progress = new WakeProgressStore(redis, keys);
-  });
-  afterEach(() => deleteKeysUnder(redis, PREFIX));
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
+    gate = new WakeGate(db.redis, keys);
+    progress = new WakeProgressStore(db.redis, keys);
   });
 
   it('a published result reads back as written, a failed one too', async () => {
@@ -66,26 +58,29 @@ describe('wake records read back from Redis', () => {
     ['no outcome at all', { ...RESULT, outcome: undefined }],
     ['a joined flag that is not a boolean', { ...RESULT, joined: 'yes' }],
   ])('a result with %s is not a published result (never a success)', async (_case, stored) => {
-    await redis.set(keys.wakeResult('job-1'), JSON.stringify(stored));
+    await db.redis.set(keys.wakeResult('job-1'), JSON.stringify(stored));
     expect(await gate.readResult('job-1')).toBeNull();
   });
 
   it('a result that is not JSON is not a published result', async () => {
-    await redis.set(keys.wakeResult('job-1'), '{"outcome":"Started"');
+    await db.redis.set(keys.wakeResult('job-1'), '{"outcome":"Started"');
     expect(await gate.readResult('job-1')).toBeNull();
   });
 
   it('a wrong GPU or price type reads as absent, the outcome stands', async () => {
-    await redis.set(keys.wakeResult('job-1'), JSON.stringify({ ...RESULT, gpuId: 7, pricePerHour: 'cheap' }));
+    await db.redis.set(
+      keys.wakeResult('job-1'),
+      JSON.stringify({ ...RESULT, gpuId: 7, pricePerHour: 'cheap' }),
+    );
     expect(await gate.readResult('job-1')).toEqual({ ...RESULT, gpuId: null, pricePerHour: null });
   });
 
   it('progress reads back as written; unreadable progress (wrong shape or not JSON) shows as none', async () => {
     await progress.set('qwen', PROGRESS);
     expect(await progress.get('qwen')).toEqual(PROGRESS);
-    await redis.set(keys.wakeProgress('qwen'), JSON.stringify({ ...PROGRESS, attemptId: 42 }));
+    await db.redis.set(keys.wakeProgress('qwen'), JSON.stringify({ ...PROGRESS, attemptId: 42 }));
     expect(await progress.get('qwen')).toBeNull();
-    await redis.set(keys.wakeProgress('qwen'), 'not json');
+    await db.redis.set(keys.wakeProgress('qwen'), 'not json');
     expect(await progress.get('qwen')).toBeNull();
   });
 });
