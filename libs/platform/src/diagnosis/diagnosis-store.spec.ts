@@ -1,5 +1,4 @@
-import type Redis from 'ioredis';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { DiagnosisStore, type StoredDiagnosis } from './diagnosis-store';
 
@@ -13,16 +12,10 @@ const diagnosis = (podId: string, kind: StoredDiagnosis['kind'], minute: number)
 });
 
 describe('DiagnosisStore (real Redis)', () => {
-  let redis: Redis;
   let store: DiagnosisStore;
-  const prefix = uniqueTestPrefix('diagnoses');
+  const db = useTestRedis('diagnoses', { keepKeysBetweenTests: true });
   beforeAll(() => {
-    redis = connectTestRedis();
-    store = new DiagnosisStore(redis, new RedisKeys(prefix));
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, prefix);
-    redis.disconnect();
+    store = new DiagnosisStore(db.redis, new RedisKeys(db.prefix));
   });
 
   it('keeps one entry per finding, the newest first, refreshing the evidence of a repeated one', async () => {
@@ -46,10 +39,10 @@ describe('DiagnosisStore (real Redis)', () => {
     ],
     ['not JSON', '{"podId":"p1"'],
   ])('a stored diagnosis %s is never read as none: latest and all throw', async (_case, stored) => {
-    const keys = new RedisKeys(prefix);
-    await redis.lpush(keys.diagnoses('broken'), stored);
+    const keys = new RedisKeys(db.prefix);
+    await db.redis.lpush(keys.diagnoses('broken'), stored);
     await expect(store.latest('broken')).rejects.toThrow(/unreadable/);
     await expect(store.all('broken')).rejects.toThrow(/unreadable/);
-    await redis.del(keys.diagnoses('broken'));
+    await db.redis.del(keys.diagnoses('broken'));
   });
 });

@@ -1,36 +1,29 @@
-import type Redis from 'ioredis';
-import { captureLogs, connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { captureLogs, connectTestRedis, useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { compareStreamIds, eventOfEntry, POD_EVENT_RETENTION, type PodEvent } from './pod-event';
 import { PodEventPublisher } from './pod-event-publisher';
 import { PodEventReader } from './pod-event-reader';
 import { PodEventTail } from './pod-event-tail';
 
-const PREFIX = uniqueTestPrefix('pod-events');
+const db = useTestRedis('pod-events', { keepKeysBetweenTests: true });
 const AT = new Date('2026-01-01T12:00:00.000Z');
 
 describe('pod events', () => {
-  let redis: Redis;
-  const keys = new RedisKeys(PREFIX);
+  const keys = new RedisKeys(db.prefix);
   const logs = captureLogs();
   let publisher: PodEventPublisher;
   let reader: PodEventReader;
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    publisher = new PodEventPublisher(redis, keys, logs.logger, 1_000, () => AT);
-    reader = new PodEventReader(redis, keys);
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
+    publisher = new PodEventPublisher(db.redis, keys, logs.logger, 1_000, () => AT);
+    reader = new PodEventReader(db.redis, keys);
   });
 
   describe(PodEventPublisher.name, () => {
     it('appends to the pod stream under the prefix (lower-cased name) with type and JSON data carrying pod and at', async () => {
       const id = await publisher.publish('Qwen', 'keepalive', { keepAliveUntil: null, minutes: 0 });
       expect(id).toMatch(/^\d+-\d+$/);
-      const rows = await redis.xrange(`${PREFIX}:events:qwen`, '-', '+');
+      const rows = await db.redis.xrange(`${db.prefix}:events:qwen`, '-', '+');
       expect(rows).toEqual([
         [
           id,
@@ -45,14 +38,14 @@ describe('pod events', () => {
     });
 
     it('caps the stream near the retention', async () => {
-      const pipeline = redis.pipeline();
+      const pipeline = db.redis.pipeline();
       for (let i = 0; i < POD_EVENT_RETENTION + 500; i++) {
         pipeline.xadd(keys.events('capped'), '*', 'type', 'phase', 'data', '{}');
       }
       await pipeline.exec();
       await publisher.publish('capped', 'phase', {});
       // MAXLEN ~ trims whole macro nodes: a little over the cap, never the whole history.
-      const length = await redis.xlen(keys.events('capped'));
+      const length = await db.redis.xlen(keys.events('capped'));
       expect(length).toBeGreaterThanOrEqual(POD_EVENT_RETENTION);
       expect(length).toBeLessThan(POD_EVENT_RETENTION + 500);
     });

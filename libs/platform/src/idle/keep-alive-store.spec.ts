@@ -1,26 +1,19 @@
-import type Redis from 'ioredis';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { KeepAliveStore } from './keep-alive-store';
 
-const PREFIX = uniqueTestPrefix('keepalive');
+const db = useTestRedis('keepalive', { keepKeysBetweenTests: true });
 
 describe(KeepAliveStore.name, () => {
-  let redis: Redis;
   let store: KeepAliveStore;
-  const keys = new RedisKeys(PREFIX);
+  const keys = new RedisKeys(db.prefix);
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    store = new KeepAliveStore(redis, keys);
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
+    store = new KeepAliveStore(db.redis, keys);
   });
 
   it('keys the keep-alive under the prefix by the lower-cased pod name', () => {
-    expect(keys.keepAlive('QWEN')).toBe(`${PREFIX}:keepalive:qwen`);
+    expect(keys.keepAlive('QWEN')).toBe(`${db.prefix}:keepalive:qwen`);
   });
 
   it('reads back the deadline it set, whatever the case of the name', async () => {
@@ -32,7 +25,7 @@ describe(KeepAliveStore.name, () => {
   it('expires the key at the deadline', async () => {
     const now = Date.now();
     await store.set('expiring', now + 30_000, now);
-    const ttl = await redis.pttl(keys.keepAlive('expiring'));
+    const ttl = await db.redis.pttl(keys.keepAlive('expiring'));
     expect(ttl).toBeGreaterThan(25_000);
     expect(ttl).toBeLessThanOrEqual(30_000);
   });
@@ -46,7 +39,7 @@ describe(KeepAliveStore.name, () => {
   it('a deadline already past clears the keep-alive instead of writing it', async () => {
     await store.set('past', Date.now() + 60_000);
     await store.set('past', Date.now() - 1);
-    expect(await redis.exists(keys.keepAlive('past'))).toBe(0);
+    expect(await db.redis.exists(keys.keepAlive('past'))).toBe(0);
   });
 
   it('clear removes it, and a pod with none reads null', async () => {
@@ -57,7 +50,7 @@ describe(KeepAliveStore.name, () => {
   });
 
   it('a value that is not a number reads as none', async () => {
-    await redis.set(keys.keepAlive('garbled'), 'soon', 'PX', 60_000);
+    await db.redis.set(keys.keepAlive('garbled'), 'soon', 'PX', 60_000);
     expect(await store.get('garbled')).toBeNull();
   });
 

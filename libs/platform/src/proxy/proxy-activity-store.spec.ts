@@ -1,10 +1,10 @@
 import type Redis from 'ioredis';
-import { connectTestRedis, deleteKeysUnder, MovedClock, uniqueTestPrefix } from '@podwarden/testing';
+import { MovedClock, useTestRedis } from '@podwarden/testing';
 import { RedisClock } from '../redis/redis-clock';
 import { RedisKeys } from '../redis/redis-keys';
 import { ProxyActivityStore } from './proxy-activity-store';
 
-const PREFIX = uniqueTestPrefix('proxy-activity');
+const db = useTestRedis('proxy-activity', { keepKeysBetweenTests: true });
 const LEASE = 1000;
 const T0 = 1_700_000_000_000;
 /** A clock three minutes behind (a proxy host) or ahead (an idle monitor host) of Redis's. */
@@ -16,11 +16,10 @@ async function redisNow(redis: Redis): Promise<number> {
 }
 
 describe(ProxyActivityStore.name, () => {
-  let redis: Redis;
   let store: ProxyActivityStore;
   let replica: ProxyActivityStore;
   let onRedis: ProxyActivityStore;
-  const keys = new RedisKeys(PREFIX);
+  const keys = new RedisKeys(db.prefix);
   const shared = new MovedClock(T0);
   /** Moves the shared clock to `t` for the calls that follow. */
   const at = (t: number): void => {
@@ -28,14 +27,9 @@ describe(ProxyActivityStore.name, () => {
   };
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    store = new ProxyActivityStore(redis, keys, shared, LEASE);
-    replica = new ProxyActivityStore(redis, keys, shared, LEASE);
-    onRedis = new ProxyActivityStore(redis, keys, new RedisClock(redis), LEASE);
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
+    store = new ProxyActivityStore(db.redis, keys, shared, LEASE);
+    replica = new ProxyActivityStore(db.redis, keys, shared, LEASE);
+    onRedis = new ProxyActivityStore(db.redis, keys, new RedisClock(db.redis), LEASE);
   });
 
   describe('on a clock the test moves', () => {
@@ -101,18 +95,18 @@ describe(ProxyActivityStore.name, () => {
 
   describe("on Redis's clock (production)", () => {
     it("a lease is scored and judged by Redis's clock, whatever the writer's and reader's clocks", async () => {
-      const before = await redisNow(redis);
+      const before = await redisNow(db.redis);
       await onRedis.begin('redis-clock', 'r1');
-      const [, score] = await redis.zrange(keys.proxyInFlight('redis-clock'), 0, -1, 'WITHSCORES');
+      const [, score] = await db.redis.zrange(keys.proxyInFlight('redis-clock'), 0, -1, 'WITHSCORES');
       expect(Number(score)).toBeGreaterThanOrEqual(before + LEASE);
-      expect(Number(score)).toBeLessThanOrEqual((await redisNow(redis)) + LEASE);
+      expect(Number(score)).toBeLessThanOrEqual((await redisNow(db.redis)) + LEASE);
       // A reader three minutes ahead of Redis still counts the lease as open.
       expect((await onRedis.read('redis-clock', Date.now() + MINUTES_3)).inFlight).toBe(1);
     });
 
     it('a request not renewed lapses a lease after it began; a renewed one does not', async () => {
       // A longer lease: a loaded machine must stall two renewals in a row to lapse the live request.
-      const slow = new ProxyActivityStore(redis, keys, new RedisClock(redis), 3 * LEASE);
+      const slow = new ProxyActivityStore(db.redis, keys, new RedisClock(db.redis), 3 * LEASE);
       await slow.begin('redis-lapse', 'dead');
       await slow.begin('redis-lapse', 'alive');
       const renewing = setInterval(() => void slow.renew('redis-lapse', ['alive']), slow.renewEveryMs);

@@ -1,12 +1,10 @@
-import type Redis from 'ioredis';
-import { captureLogs, connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { captureLogs, useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { ReadyTimes } from './ready-times';
 import { StatusPublisher } from './status-publisher';
 import { StatusSnapshotStore, type StatusSnapshot } from './status-snapshot-store';
 import { volumeReadingOf, type VolumeReading } from './volume-reading';
 
-const PREFIX = uniqueTestPrefix('status-snapshot');
 const RUNNING: VolumeReading = {
   kind: 'found',
   pods: [{ podId: 'p1', observation: { kind: 'found', podId: 'p1', status: 'Running', gpuCount: 1 } }],
@@ -17,22 +15,17 @@ function at(observedAt: number, volume: VolumeReading = RUNNING): StatusSnapshot
 }
 
 describe(StatusSnapshotStore.name, () => {
-  let redis: Redis;
   let store: StatusSnapshotStore;
-  const keys = new RedisKeys(PREFIX);
+  const snapshots = useTestRedis('status-snapshot', { keepKeysBetweenTests: true });
+  const keys = new RedisKeys(snapshots.prefix);
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    store = new StatusSnapshotStore(redis, keys);
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
+    store = new StatusSnapshotStore(snapshots.redis, keys);
   });
 
   it('keys the snapshot and its refresh lock by the lower-cased pod name', () => {
-    expect(keys.statusSnapshot('QWEN')).toBe(`${PREFIX}:status:qwen`);
-    expect(keys.statusRefreshLock('QWEN')).toBe(`${PREFIX}:status-refresh:qwen`);
+    expect(keys.statusSnapshot('QWEN')).toBe(`${snapshots.prefix}:status:qwen`);
+    expect(keys.statusRefreshLock('QWEN')).toBe(`${snapshots.prefix}:status-refresh:qwen`);
   });
 
   it('reads nothing at generation 0 before any write', async () => {
@@ -76,7 +69,7 @@ describe(StatusSnapshotStore.name, () => {
   });
 
   it('an unparseable stored snapshot reads as none', async () => {
-    await redis.hset(keys.statusSnapshot('f'), 'snap', '{not json');
+    await snapshots.redis.hset(keys.statusSnapshot('f'), 'snap', '{not json');
     expect((await store.read('f')).snapshot).toBeNull();
   });
 
@@ -86,7 +79,7 @@ describe(StatusSnapshotStore.name, () => {
     ['a pod without its id', { volume: { kind: 'found', pods: [{ observation: {} }] }, observedAt: 1000 }],
     ['no observation time', { volume: { kind: 'not-found' } }],
   ])('a stored snapshot with %s reads as none: the next read asks RunPod', async (_case, stored) => {
-    await redis.hset(keys.statusSnapshot('g'), 'snap', JSON.stringify(stored));
+    await snapshots.redis.hset(keys.statusSnapshot('g'), 'snap', JSON.stringify(stored));
     expect((await store.read('g')).snapshot).toBeNull();
   });
 
@@ -101,18 +94,13 @@ describe(StatusSnapshotStore.name, () => {
 });
 
 describe(StatusPublisher.name, () => {
-  let redis: Redis;
   let store: StatusSnapshotStore;
-  const keys = new RedisKeys(`${PREFIX}-pub`);
+  const published = useTestRedis('status-snapshot-pub', { keepKeysBetweenTests: true });
+  const keys = new RedisKeys(published.prefix);
   let now = 10_000;
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    store = new StatusSnapshotStore(redis, keys);
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, `${PREFIX}-pub`);
-    await redis.quit();
+    store = new StatusSnapshotStore(published.redis, keys);
   });
 
   it('publishes at the time the read began', async () => {
@@ -174,19 +162,11 @@ describe(volumeReadingOf.name, () => {
 });
 
 describe(ReadyTimes.name, () => {
-  let redis: Redis;
-  const keys = new RedisKeys(`${PREFIX}-ready`);
-
-  beforeAll(() => {
-    redis = connectTestRedis();
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, `${PREFIX}-ready`);
-    await redis.quit();
-  });
+  const ready = useTestRedis('status-snapshot-ready', { keepKeysBetweenTests: true });
+  const keys = new RedisKeys(ready.prefix);
 
   it('keeps one sample per wake, newest first, and the newest 100 only', async () => {
-    const times = new ReadyTimes(redis, keys);
+    const times = new ReadyTimes(ready.redis, keys);
     await times.add('qwen', { attemptId: 'a0', gpuId: 'L40S', readyAfterMs: 1000 }, 1);
     await times.add('qwen', { attemptId: 'a0', gpuId: 'L40S', readyAfterMs: 1000 }, 1);
     expect(await times.all('QWEN')).toEqual([{ attemptId: 'a0', gpuId: 'L40S', readyAfterMs: 1000 }]);
@@ -200,11 +180,15 @@ describe(ReadyTimes.name, () => {
   });
 
   it('skips samples of the wrong shape or not JSON; a GPU of the wrong type reads as absent', async () => {
-    const times = new ReadyTimes(redis, keys);
+    const times = new ReadyTimes(ready.redis, keys);
     await times.add('mixed', { attemptId: 'b1', gpuId: 'A40', readyAfterMs: 5000 }, 1);
-    await redis.zadd(keys.readyTimes('mixed'), 2, JSON.stringify({ attemptId: 'b2', readyAfterMs: '5000' }));
-    await redis.zadd(keys.readyTimes('mixed'), 3, '{"attemptId":"b3"');
-    await redis.zadd(
+    await ready.redis.zadd(
+      keys.readyTimes('mixed'),
+      2,
+      JSON.stringify({ attemptId: 'b2', readyAfterMs: '5000' }),
+    );
+    await ready.redis.zadd(keys.readyTimes('mixed'), 3, '{"attemptId":"b3"');
+    await ready.redis.zadd(
       keys.readyTimes('mixed'),
       4,
       JSON.stringify({ attemptId: 'b4', gpuId: 40, readyAfterMs: 7 }),

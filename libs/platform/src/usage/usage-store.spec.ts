@@ -1,6 +1,5 @@
-import type Redis from 'ioredis';
 import { MAX_RECORDED_USES } from '@podwarden/policies';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { RhythmStore } from './rhythm-store';
 import { UsageStore } from './usage-store';
@@ -9,20 +8,12 @@ const DAY = 86_400_000;
 const T0 = Date.parse('2026-11-02T09:00:00Z');
 
 describe('UsageStore (real Redis)', () => {
-  let redis: Redis;
-  const prefix = uniqueTestPrefix('usage');
-  const keys = new RedisKeys(prefix);
-  beforeAll(() => {
-    redis = connectTestRedis();
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, prefix);
-    redis.disconnect();
-  });
+  const usage = useTestRedis('usage', { keepKeysBetweenTests: true });
+  const keys = new RedisKeys(usage.prefix);
 
   it('keeps uses, boots and stops oldest first, shared by any store on the same prefix', async () => {
-    const writer = new UsageStore(redis, keys, 28);
-    const reader = new UsageStore(redis, keys, 28);
+    const writer = new UsageStore(usage.redis, keys, 28);
+    const reader = new UsageStore(usage.redis, keys, 28);
     await writer.recordUse('Qwen', { start: T0 + 60_000, end: T0 + 66_000 });
     await writer.recordUse('qwen', { start: T0, end: T0 + 5_000 });
     await writer.recordBoot('qwen', {
@@ -47,26 +38,26 @@ describe('UsageStore (real Redis)', () => {
   });
 
   it('records the same use twice only once (a re-run tick)', async () => {
-    const store = new UsageStore(redis, keys, 28);
+    const store = new UsageStore(usage.redis, keys, 28);
     await store.recordUse('twice', { start: T0, end: T0 + 60_000 });
     await store.recordUse('twice', { start: T0, end: T0 + 60_000 });
     expect(await store.useCount('twice')).toBe(1);
   });
 
   it('drops what is older than the retention when it writes, and the key expires with it', async () => {
-    const store = new UsageStore(redis, keys, 2);
+    const store = new UsageStore(usage.redis, keys, 2);
     await store.recordUse('old', { start: T0, end: T0 + 1_000 });
     await store.recordUse('old', { start: T0 + 1.5 * DAY, end: T0 + 1.5 * DAY + 1_000 });
     await store.recordUse('old', { start: T0 + 3 * DAY, end: T0 + 3 * DAY + 1_000 });
     expect((await store.read('old', 0)).uses.map((u) => u.start)).toEqual([T0 + 1.5 * DAY, T0 + 3 * DAY]);
-    const ttl = await redis.pttl(keys.usageUses('old'));
+    const ttl = await usage.redis.pttl(keys.usageUses('old'));
     expect(ttl).toBeGreaterThan(DAY);
     expect(ttl).toBeLessThanOrEqual(2 * DAY);
   });
 
   it('keeps at most the newest MAX_RECORDED_USES uses', async () => {
-    const store = new UsageStore(redis, keys, 28);
-    const batch = redis.multi();
+    const store = new UsageStore(usage.redis, keys, 28);
+    const batch = usage.redis.multi();
     for (let i = 0; i < MAX_RECORDED_USES; i += 1)
       batch.zadd(keys.usageUses('many'), T0 + i, `${T0 + i}:${T0 + i}`);
     await batch.exec();
@@ -77,22 +68,22 @@ describe('UsageStore (real Redis)', () => {
   });
 
   it('skips members that do not parse', async () => {
-    const store = new UsageStore(redis, keys, 28);
-    await redis.zadd(keys.usageUses('junk'), T0, 'not-a-use');
-    await redis.zadd(keys.usageBoots('junk'), T0, '{"wakeAt":"x"}');
-    await redis.zadd(keys.usageStops('junk'), T0, 'nope');
+    const store = new UsageStore(usage.redis, keys, 28);
+    await usage.redis.zadd(keys.usageUses('junk'), T0, 'not-a-use');
+    await usage.redis.zadd(keys.usageBoots('junk'), T0, '{"wakeAt":"x"}');
+    await usage.redis.zadd(keys.usageStops('junk'), T0, 'nope');
     expect(await store.read('junk', 0)).toEqual({ uses: [], boots: [], stops: [] });
   });
 
   it('skips boots and stops of the wrong shape or not JSON, keeps the readable ones beside them', async () => {
-    const store = new UsageStore(redis, keys, 28);
+    const store = new UsageStore(usage.redis, keys, 28);
     const boot = { wakeAt: T0, readyAt: T0 + 60_000, gpuId: null, pricePerHour: 0.44, prewake: true };
     await store.recordBoot('mixed', boot);
     await store.recordStop('mixed', { at: T0 + 120_000, trigger: 'idle' });
-    await redis.zadd(keys.usageBoots('mixed'), T0 + 1, '{"wakeAt":1,"readyAt":');
-    await redis.zadd(keys.usageBoots('mixed'), T0 + 2, JSON.stringify({ wakeAt: T0 + 2 }));
-    await redis.zadd(keys.usageStops('mixed'), T0 + 3, JSON.stringify({ at: T0 + 3, trigger: 4 }));
-    await redis.zadd(keys.usageStops('mixed'), T0 + 4, '{"at":');
+    await usage.redis.zadd(keys.usageBoots('mixed'), T0 + 1, '{"wakeAt":1,"readyAt":');
+    await usage.redis.zadd(keys.usageBoots('mixed'), T0 + 2, JSON.stringify({ wakeAt: T0 + 2 }));
+    await usage.redis.zadd(keys.usageStops('mixed'), T0 + 3, JSON.stringify({ at: T0 + 3, trigger: 4 }));
+    await usage.redis.zadd(keys.usageStops('mixed'), T0 + 4, '{"at":');
     expect(await store.read('mixed', 0)).toEqual({
       uses: [],
       boots: [boot],
@@ -102,26 +93,18 @@ describe('UsageStore (real Redis)', () => {
 });
 
 describe('RhythmStore (real Redis)', () => {
-  let redis: Redis;
-  const prefix = uniqueTestPrefix('rhythm');
-  beforeAll(() => {
-    redis = connectTestRedis();
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, prefix);
-    redis.disconnect();
-  });
+  const rhythm = useTestRedis('rhythm', { keepKeysBetweenTests: true });
 
   it('gives out at most maxPerDay pre-wakes a UTC day, across stores, and a new day starts afresh', async () => {
-    const a = new RhythmStore(redis, new RedisKeys(prefix));
-    const b = new RhythmStore(redis, new RedisKeys(prefix));
+    const a = new RhythmStore(rhythm.redis, new RedisKeys(rhythm.prefix));
+    const b = new RhythmStore(rhythm.redis, new RedisKeys(rhythm.prefix));
     const taken = await Promise.all([1, 2, 3].map((i) => (i % 2 ? a : b).takePrewake('qwen', T0, 2)));
     expect(taken.filter(Boolean)).toHaveLength(2);
     expect(await a.takePrewake('qwen', T0 + DAY, 2)).toBe(true);
   });
 
   it('keeps the pre-wake run until it is ended', async () => {
-    const store = new RhythmStore(redis, new RedisKeys(prefix));
+    const store = new RhythmStore(rhythm.redis, new RedisKeys(rhythm.prefix));
     const slot = {
       dayClass: 'weekday' as const,
       wakeMinute: 530,
@@ -136,8 +119,8 @@ describe('RhythmStore (real Redis)', () => {
   });
 
   it('a learned snapshot reads back as saved; an unreadable one (wrong shape or not JSON) is none', async () => {
-    const keys = new RedisKeys(prefix);
-    const store = new RhythmStore(redis, keys);
+    const keys = new RedisKeys(rhythm.prefix);
+    const store = new RhythmStore(rhythm.redis, keys);
     const window = { minutes: 12, policy: 'adaptive' as const, basis: 'ski rental over 40 gaps' };
     const slot = {
       dayClass: 'weekend' as const,
@@ -155,21 +138,24 @@ describe('RhythmStore (real Redis)', () => {
     };
     await store.saveSnapshot('learned', snapshot);
     expect(await store.snapshot('learned')).toEqual(snapshot);
-    await redis.set(keys.rhythm('learned'), JSON.stringify({ ...snapshot, inForce: { minutes: '12' } }));
+    await rhythm.redis.set(
+      keys.rhythm('learned'),
+      JSON.stringify({ ...snapshot, inForce: { minutes: '12' } }),
+    );
     expect(await store.snapshot('learned')).toBeNull();
-    await redis.set(keys.rhythm('learned'), '{"learnedAt":');
+    await rhythm.redis.set(keys.rhythm('learned'), '{"learnedAt":');
     expect(await store.snapshot('learned')).toBeNull();
   });
 
   it('an unreadable pre-wake run (wrong shape or not JSON) is none', async () => {
-    const keys = new RedisKeys(prefix);
-    const store = new RhythmStore(redis, keys);
-    await redis.set(
+    const keys = new RedisKeys(rhythm.prefix);
+    const store = new RhythmStore(rhythm.redis, keys);
+    await rhythm.redis.set(
       keys.prewakeRun('torn'),
       JSON.stringify({ at: T0, slot: null, attemptId: 'a1', hit: false }),
     );
     expect(await store.prewakeRun('torn')).toBeNull();
-    await redis.set(keys.prewakeRun('torn'), '{"at":');
+    await rhythm.redis.set(keys.prewakeRun('torn'), '{"at":');
     expect(await store.prewakeRun('torn')).toBeNull();
   });
 });

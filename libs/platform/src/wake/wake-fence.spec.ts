@@ -1,29 +1,23 @@
 import Redis from 'ioredis';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { FenceLostError, WakeFence, type GateLease } from './wake-fence';
 import { WakeGate } from './wake-gate';
 
-const PREFIX = uniqueTestPrefix('fence');
+const db = useTestRedis('fence', { keepKeysBetweenTests: true });
 const LEASE_MS = 30_000;
 
 describe('the fenced wake gate', () => {
-  let redis: Redis;
   let gate: WakeGate;
-  const keys = new RedisKeys(PREFIX);
+  const keys = new RedisKeys(db.prefix);
   let volume = 0;
   let vol: string;
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    gate = new WakeGate(redis, keys);
+    gate = new WakeGate(db.redis, keys);
   });
   beforeEach(() => {
     vol = `vol-${++volume}`;
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, PREFIX);
-    await redis.quit();
   });
 
   const acquire = async (attemptId: string): Promise<GateLease> => {
@@ -31,7 +25,7 @@ describe('the fenced wake gate', () => {
     if (entry.kind !== 'acquired') throw new Error(`gate held by ${entry.holderAttemptId}`);
     return entry.lease;
   };
-  const fenceOf = (lease: GateLease): WakeFence => new WakeFence(redis, keys, vol, lease);
+  const fenceOf = (lease: GateLease): WakeFence => new WakeFence(db.redis, keys, vol, lease);
 
   it('every acquisition takes a higher token (INCR), and joiners see the attempt id only', async () => {
     const first = await acquire('job-a');
@@ -78,7 +72,7 @@ describe('the fenced wake gate', () => {
 
   it('a lapsed lease (no stop) reads as lost, and a Redis error fails closed', async () => {
     const lapsed = fenceOf(await acquire('job-l'));
-    await redis.del(keys.wakeLock(vol));
+    await db.redis.del(keys.wakeLock(vol));
     expect(await lapsed.check()).toBe('lost');
 
     // A real client that has lost its connection: commands are refused, not queued.
@@ -100,7 +94,7 @@ describe('the fenced wake gate', () => {
     const lease = await acquire('job-h');
     const seen = await gate.hold(vol, lease, 300, async (fence) => {
       expect(await fence.check()).toBe('held');
-      await redis.del(keys.wakeLock(vol));
+      await db.redis.del(keys.wakeLock(vol));
       await new Promise<void>((resolve) => fence.signal.addEventListener('abort', () => resolve()));
       return fence.check();
     });
