@@ -14,14 +14,7 @@ import {
   RedisKeys,
   UsageStore,
 } from '@podwarden/platform';
-import {
-  TEST_REDIS_URL,
-  captureLogs,
-  connectTestRedis,
-  deleteKeysUnder,
-  testConfig,
-  uniqueTestPrefix,
-} from '@podwarden/testing';
+import { TEST_REDIS_URL, captureLogs, testConfig, useTestRedis } from '@podwarden/testing';
 import type { HoldEnding } from './cold/held-requests';
 import { HeldRequests } from './cold/held-requests';
 import { PodReadiness, type Readiness } from './cold/pod-readiness';
@@ -37,8 +30,8 @@ import { ModelListStore } from './reads/model-list-store';
 import { ReadRequests } from './reads/read-requests';
 
 const TOKEN = 'client-token-1';
-const PREFIX = uniqueTestPrefix('proxy-handler');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('proxy-handler');
+const KEYS = new RedisKeys(db.prefix);
 const VLLM_LIST = JSON.stringify({
   object: 'list',
   data: [{ id: 'Qwen/Qwen2.5-32B-Instruct-AWQ', object: 'model', owned_by: 'vllm', max_model_len: 32768 }],
@@ -142,7 +135,6 @@ interface Answer {
 }
 
 describe(ProxyRequestHandler.name, () => {
-  let redis: Redis;
   let pod: FakePod;
   let podUrl: string;
   let app: INestApplication;
@@ -152,8 +144,7 @@ describe(ProxyRequestHandler.name, () => {
   const logs = captureLogs();
 
   beforeAll(async () => {
-    redis = connectTestRedis();
-    pod = new FakePod(redis);
+    pod = new FakePod(db.redis);
     podUrl = await pod.start();
   });
 
@@ -164,22 +155,25 @@ describe(ProxyRequestHandler.name, () => {
     const config = testConfig({
       RIG_INFERENCE_TOKEN: TOKEN,
       REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: PREFIX,
+      QUEUE_PREFIX: db.prefix,
     });
     const module = await Test.createTestingModule({
       controllers: [ProxyController],
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: LOGGER, useValue: logs.logger },
-        { provide: REDIS, useValue: redis },
+        { provide: REDIS, useValue: db.redis },
         { provide: REDIS_KEYS, useValue: KEYS },
         { provide: FORWARDER, useValue: new Forwarder(1000) },
         { provide: PodReadiness, useValue: cold.readinessFake },
         { provide: ProxyWakes, useValue: cold.wakesFake },
         { provide: HeldRequests, useValue: cold.heldFake },
         { provide: ShedEstimates, useValue: cold.estimatesFake },
-        { provide: ProxyActivityStore, useValue: new ProxyActivityStore(redis, KEYS, new RedisClock(redis)) },
-        { provide: UsageStore, useValue: new UsageStore(redis, KEYS, 28) },
+        {
+          provide: ProxyActivityStore,
+          useValue: new ProxyActivityStore(db.redis, KEYS, new RedisClock(db.redis)),
+        },
+        { provide: UsageStore, useValue: new UsageStore(db.redis, KEYS, 28) },
         ActivityPublisher,
         ProxyMetrics,
         ModelListStore,
@@ -196,12 +190,10 @@ describe(ProxyRequestHandler.name, () => {
   afterEach(async () => {
     await app.get<Forwarder>(FORWARDER).close();
     await app.close();
-    await deleteKeysUnder(redis, PREFIX);
   });
 
   afterAll(async () => {
     await pod.stop();
-    await redis.quit();
   });
 
   async function send(method: string, path: string, body?: unknown, token = TOKEN): Promise<Answer> {
@@ -232,7 +224,7 @@ describe(ProxyRequestHandler.name, () => {
    * the end lands in both at once and two separate reads can straddle it (in flight 1, an end written).
    */
   async function activity(): Promise<{ inFlight: number; lastEnded: string | null }> {
-    const answers = await redis
+    const answers = await db.redis
       .multi()
       .zcard(KEYS.proxyInFlight('qwen'))
       .get(KEYS.proxyLastEnded('qwen'))
@@ -252,11 +244,11 @@ describe(ProxyRequestHandler.name, () => {
   }
 
   async function usesRecorded(): Promise<Array<{ start: number; end: number }>> {
-    return (await new UsageStore(redis, KEYS, 28).read('qwen', 0)).uses.map((u) => ({ ...u }));
+    return (await new UsageStore(db.redis, KEYS, 28).read('qwen', 0)).uses.map((u) => ({ ...u }));
   }
 
   async function keptList(): Promise<string | null> {
-    return decodeKeptList(await redis.get(KEYS.modelList('qwen')))?.body ?? null;
+    return decodeKeptList(await db.redis.get(KEYS.modelList('qwen')))?.body ?? null;
   }
 
   describe('a cold pod', () => {

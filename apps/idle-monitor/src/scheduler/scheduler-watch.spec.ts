@@ -5,10 +5,9 @@ import { IDLE_TICK_QUEUE } from '@podwarden/platform';
 import {
   RedisLink,
   captureLogs,
-  connectTestRedis,
   deleteKeysUnder,
   testConfig,
-  uniqueTestPrefix,
+  useTestRedis,
   TEST_REDIS_URL,
 } from '@podwarden/testing';
 import { SchedulerWatch } from './scheduler-watch';
@@ -111,20 +110,14 @@ describe(SchedulerWatch.name, () => {
 });
 
 describe(`${SchedulerWatch.name} on a real Redis`, () => {
-  const redis = connectTestRedis();
-  const prefix = uniqueTestPrefix('scheduler-watch');
-  const config = testConfig({ CHECK_SECONDS: '5', QUEUE_PREFIX: prefix });
-
-  afterAll(async () => {
-    await deleteKeysUnder(redis, prefix);
-    await redis.quit();
-  });
+  const db = useTestRedis('scheduler-watch', { keepKeysBetweenTests: true });
+  const config = testConfig({ CHECK_SECONDS: '5', QUEUE_PREFIX: db.prefix });
 
   it('a Redis that comes back empty after a connection loss gets its scheduler back on reconnect, not at the next timer', async () => {
     const link = await RedisLink.start(TEST_REDIS_URL);
     const queue = new Queue(IDLE_TICK_QUEUE, {
       connection: { host: '127.0.0.1', port: link.port, retryStrategy: () => 100 },
-      prefix,
+      prefix: db.prefix,
     });
     const logs = captureLogs();
     const scheduler = new TickScheduler({ queue, config, logger: logs.logger });
@@ -134,7 +127,7 @@ describe(`${SchedulerWatch.name} on a real Redis`, () => {
       watch.start();
       link.cut();
       // What a restart without persistence leaves: nothing under the prefix.
-      await deleteKeysUnder(redis, prefix);
+      await deleteKeysUnder(db.redis, db.prefix);
       link.restore();
 
       await until(async () => (await scheduler.presence()) === 'present', 'the scheduler restored');

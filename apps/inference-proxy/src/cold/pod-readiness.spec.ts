@@ -1,39 +1,23 @@
-import type Redis from 'ioredis';
 import { INITIAL_IDLE_STATE, type IdleState, type PodConfig } from '@podwarden/policies';
 import type { RunPodClient } from '@podwarden/runpod-client';
 import { EMPTY_IDLE_RECORD, IdleStateStore, RedisKeys } from '@podwarden/platform';
-import {
-  FakeRunPod,
-  connectTestRedis,
-  deleteKeysUnder,
-  testConfig,
-  uniqueTestPrefix,
-} from '@podwarden/testing';
+import { FakeRunPod, testConfig, useTestRedis } from '@podwarden/testing';
 import { PodReadiness } from './pod-readiness';
 
-const PREFIX = uniqueTestPrefix('pod-readiness');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('pod-readiness');
+const KEYS = new RedisKeys(db.prefix);
 const CONFIG = testConfig({ CHECK_SECONDS: '30' });
 const POD: PodConfig = CONFIG.pods[0];
 const READY_SINCE = Date.parse('2026-12-01T12:00:00Z');
 const URL_P1 = 'https://p1-8000.proxy.runpod.net';
 
-let redis: Redis;
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-afterEach(async () => {
+afterEach(() => {
   jest.restoreAllMocks();
-  await deleteKeysUnder(redis, PREFIX);
-});
-afterAll(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-  await redis.quit();
 });
 
 /** The idle state in Redis as the idle monitor would have written it, and RunPod as FakeRunPod. */
 function setup() {
-  const store = new IdleStateStore(redis, KEYS);
+  const store = new IdleStateStore(db.redis, KEYS);
   const fake = new FakeRunPod();
   const readiness = new PodReadiness(CONFIG, fake as unknown as RunPodClient, store);
   const state = (fields: Partial<IdleState>) =>

@@ -1,5 +1,4 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type Redis from 'ioredis';
 import type { LastWakeOutcome, PodConfig } from '@podwarden/policies';
 import {
   RedisKeys,
@@ -15,12 +14,10 @@ import {
 import {
   OUR_VOLUME,
   captureLogs,
-  connectTestRedis,
   createRefused,
-  deleteKeysUnder,
   emptyVolume,
   found,
-  uniqueTestPrefix,
+  useTestRedis,
   unreadableList,
   volumeWith,
   type CapturedLogs,
@@ -41,24 +38,9 @@ import { TEST_API_KEY, TEST_POD_NAME, testConfig } from './testing/test-config';
 import { scriptedRunPod } from './testing/wake-run-harness';
 import { replacingGpulessPod, throwsOnFirstObserve } from './testing/wake-scenarios';
 
-const PREFIX = uniqueTestPrefix('waker');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('waker');
+const KEYS = new RedisKeys(db.prefix);
 const JOIN_POLL_MS = 5;
-
-let redis: Redis;
-
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-
-afterEach(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-});
-
-afterAll(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-  await redis.quit();
-});
 
 /** A job as BullMQ hands it over; without `attemptsStarted` its run count is unreadable (never run again). */
 function job(id: string, data: unknown, attemptsStarted?: number): Job {
@@ -90,8 +72,8 @@ function replica(
   const config = testConfig();
   config.pods[0] = { ...config.pods[0], ...options.pod };
   const logs = captureLogs();
-  const gate = options.gate ?? new WakeGate(redis, KEYS);
-  const progress = new WakeProgressStore(redis, KEYS);
+  const gate = options.gate ?? new WakeGate(db.redis, KEYS);
+  const progress = new WakeProgressStore(db.redis, KEYS);
   const intents = new MemoryIntents();
   const actions = new RecordingActionLog(undefined, intents);
   let waits = 0;
@@ -109,7 +91,7 @@ function replica(
     sleep: new InstantSleep().sleep,
     now: fixedClock(),
     gate,
-    history: options.history ?? new WakeHistory(redis, KEYS, logs.logger),
+    history: options.history ?? new WakeHistory(db.redis, KEYS, logs.logger),
     progress,
     gateLeaseMs: options.gateLeaseMs ?? 30_000,
     joinPollMs: JOIN_POLL_MS,
@@ -120,7 +102,7 @@ function replica(
 }
 
 async function historyOf(podName: string): Promise<WakeRecord[]> {
-  const rows = await redis.xrange(KEYS.wakeHistory(podName), '-', '+');
+  const rows = await db.redis.xrange(KEYS.wakeHistory(podName), '-', '+');
   return rows.flatMap(([, fields]) => parseEntry<WakeRecord>(fields, wakeRecordSchema));
 }
 
@@ -177,7 +159,7 @@ describe(WakeJobRunner.name, () => {
         expect(error.message).toMatch(reason);
         expect(runpod.calls).toEqual([]);
         expect(await historyOf(TEST_POD_NAME)).toEqual([]);
-        expect(await redis.get(KEYS.wakeLock(OUR_VOLUME))).toBeNull();
+        expect(await db.redis.get(KEYS.wakeLock(OUR_VOLUME))).toBeNull();
       },
     );
   });
@@ -553,7 +535,7 @@ describe(WakeJobRunner.name, () => {
         await withinTimeout(renewedThrice.promise, 10_000, 'three renewals of the gate lease');
 
         expect(await sut.gate.holder(OUR_VOLUME)).toBe('job-L');
-        expect(await redis.pttl(KEYS.wakeLock(OUR_VOLUME))).toBeGreaterThan(0);
+        expect(await db.redis.pttl(KEYS.wakeLock(OUR_VOLUME))).toBeGreaterThan(0);
       } finally {
         release.resolve();
         await running;
@@ -583,7 +565,7 @@ describe(WakeJobRunner.name, () => {
         .onObserve('p1', found('p1', 'Running', 1));
       // The holder's lease runs out while the joiner waits on it.
       const sut = replica(runpod, {
-        onJoinWait: () => redis.del(KEYS.wakeLock(OUR_VOLUME)).then(() => undefined),
+        onJoinWait: () => db.redis.del(KEYS.wakeLock(OUR_VOLUME)).then(() => undefined),
       });
       expect(await sut.gate.enter(OUR_VOLUME, 'ghost', 30_000)).toMatchObject({ kind: 'acquired' });
 
@@ -713,7 +695,7 @@ describe(WakeJobRunner.name, () => {
       'a gate Redis cannot answer on %s (attemptsStarted %p): runs again %p',
       async (_case, attemptsStarted, runsAgain) => {
         const down = new Error('Command timed out');
-        const gate = new WakeGate(redis, KEYS);
+        const gate = new WakeGate(db.redis, KEYS);
         gate.enter = () => Promise.reject(down);
         const runpod = scriptedRunPod();
         const sut = replica(runpod, { gate });

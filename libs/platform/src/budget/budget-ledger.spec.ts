@@ -1,5 +1,4 @@
-import type Redis from 'ioredis';
-import { connectTestRedis, deleteKeysUnder, MovedClock, uniqueTestPrefix } from '@podwarden/testing';
+import { MovedClock, useTestRedis } from '@podwarden/testing';
 import { RedisClock } from '../redis/redis-clock';
 import { RedisKeys } from '../redis/redis-keys';
 import { BudgetLedger } from './budget-ledger';
@@ -8,9 +7,8 @@ const NOON = Date.parse('2026-12-01T12:00:00Z');
 const HOUR = 3_600_000;
 
 describe('BudgetLedger (real Redis)', () => {
-  let redis: Redis;
   let ledger: BudgetLedger;
-  const prefix = uniqueTestPrefix('budget');
+  const db = useTestRedis('budget');
   // The shared clock the test moves; callers here are on time with it unless a case says otherwise.
   const shared = new MovedClock(NOON);
   /** `t` as the moment of the call that takes it: the shared clock reads it too. */
@@ -20,20 +18,12 @@ describe('BudgetLedger (real Redis)', () => {
   };
 
   beforeAll(() => {
-    redis = connectTestRedis();
-    ledger = new BudgetLedger(redis, new RedisKeys(prefix), shared);
-  });
-  afterEach(async () => {
-    await deleteKeysUnder(redis, prefix);
-  });
-  afterAll(async () => {
-    await deleteKeysUnder(redis, prefix);
-    redis.disconnect();
+    ledger = new BudgetLedger(db.redis, new RedisKeys(db.prefix), shared);
   });
 
   it("judges spend on RunPod's billing when it exceeds the ledger: a leak the ledger missed refuses the wake", async () => {
-    const keys = new RedisKeys(prefix);
-    await redis.set(keys.budgetProvider('2026-12-01'), '900000');
+    const keys = new RedisKeys(db.prefix);
+    await db.redis.set(keys.budgetProvider('2026-12-01'), '900000');
     const refused = await ledger.reserve('a', { micros: 200_000, pricePerHour: 1, at: at(NOON) }, 1_000_000);
     expect(refused).toEqual({
       kind: 'refused',
@@ -47,10 +37,10 @@ describe('BudgetLedger (real Redis)', () => {
   });
 
   it('an open run counts its time so far once, whichever measure is larger', async () => {
-    const keys = new RedisKeys(prefix);
+    const keys = new RedisKeys(db.prefix);
     await ledger.reserve('a', { micros: 500_000, pricePerHour: 1, at: at(NOON) }, 2_000_000);
     // Half an hour later RunPod has billed that run 0.5 USD: the same money as the ledger's accruing part.
-    await redis.set(keys.budgetProvider('2026-12-01'), '500000');
+    await db.redis.set(keys.budgetProvider('2026-12-01'), '500000');
     const later = NOON + HOUR / 2;
     const second = await ledger.reserve(
       'b',
@@ -162,12 +152,12 @@ describe('BudgetLedger (real Redis)', () => {
   ])(
     'a reservation %s is never read as none: settle and figures throw, and it stays open',
     async (_case, stored) => {
-      const keys = new RedisKeys(prefix);
-      await redis.hset(keys.budgetOpen(), 'a', stored);
+      const keys = new RedisKeys(db.prefix);
+      await db.redis.hset(keys.budgetOpen(), 'a', stored);
       await expect(ledger.settle('a', null, at(NOON + HOUR))).rejects.toThrow(/unreadable/);
       await expect(ledger.figures(at(NOON + HOUR))).rejects.toThrow(/unreadable/);
-      expect(await redis.hget(keys.budgetOpen(), 'a')).toBe(stored);
-      expect(await redis.get(keys.budgetSpent('2026-12-01'))).toBeNull();
+      expect(await db.redis.hget(keys.budgetOpen(), 'a')).toBe(stored);
+      expect(await db.redis.get(keys.budgetSpent('2026-12-01'))).toBeNull();
     },
   );
 
@@ -177,14 +167,14 @@ describe('BudgetLedger (real Redis)', () => {
     // 1 USD a second: a run of a few hundred milliseconds settles at a few hundred thousand micro-dollars.
     const PER_SECOND = 3600;
     let onRedis: BudgetLedger;
-    const keys = new RedisKeys(prefix);
+    const keys = new RedisKeys(db.prefix);
 
     beforeAll(() => {
-      onRedis = new BudgetLedger(redis, keys, new RedisClock(redis));
+      onRedis = new BudgetLedger(db.redis, keys, new RedisClock(db.redis));
     });
 
     async function redisDay(): Promise<string> {
-      const [seconds] = await redis.time();
+      const [seconds] = await db.redis.time();
       return new Date(Number(seconds) * 1000).toISOString().slice(0, 10);
     }
 
@@ -217,12 +207,12 @@ describe('BudgetLedger (real Redis)', () => {
       const today = await redisDay();
       await onRedis.reserve('c', { micros: 5_000_000, pricePerHour: PER_SECOND, at: Date.now() + DAY }, null);
       await onRedis.settle('c', null, Date.now() - DAY);
-      const days = (await redis.keys(`${prefix}:budget:spent:*`)).map((key) =>
+      const days = (await db.redis.keys(`${db.prefix}:budget:spent:*`)).map((key) =>
         key.slice(key.lastIndexOf(':') + 1),
       );
       expect(days).toEqual([today]);
       const figures = await onRedis.figures(Date.now() + DAY);
-      expect(figures.spentMicros).toBe(Number(await redis.get(keys.budgetSpent(today))));
+      expect(figures.spentMicros).toBe(Number(await db.redis.get(keys.budgetSpent(today))));
       expect(figures.reservedMicros).toBe(0);
     });
   });

@@ -1,30 +1,24 @@
 import type { Worker } from 'bullmq';
 import { parseConfig, TICK_SLACK_MS, type PodwardenConfig } from '@podwarden/policies';
-import { connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { WorkerState } from './worker-state';
 
-const redis = connectTestRedis();
-const prefix = uniqueTestPrefix('worker-state');
-const keys = new RedisKeys(prefix);
+const db = useTestRedis('worker-state', { keepKeysBetweenTests: true });
+const keys = new RedisKeys(db.prefix);
 const config = ((): PodwardenConfig => {
-  const parsed = parseConfig({ CHECK_SECONDS: '10', QUEUE_PREFIX: prefix }, null);
+  const parsed = parseConfig({ CHECK_SECONDS: '10', QUEUE_PREFIX: db.prefix }, null);
   if (!parsed.ok) throw new Error(parsed.error);
   return parsed.config;
 })();
 const STALE_AFTER_MS = 30_000 + TICK_SLACK_MS;
 
-afterAll(async () => {
-  await deleteKeysUnder(redis, prefix);
-  await redis.quit();
-});
-
-afterEach(() => redis.del(keys.idleLastTick()));
+afterEach(() => db.redis.del(keys.idleLastTick()));
 
 /** A replica with a clock the spec moves. */
 function replica(ticks = true, startAt = 1_000_000) {
   const clock = { now: startAt };
-  const state = new WorkerState(redis, keys, config, ticks, () => clock.now);
+  const state = new WorkerState(db.redis, keys, config, ticks, () => clock.now);
   return { state, clock };
 }
 
@@ -67,18 +61,18 @@ describe(WorkerState.name, () => {
 
     it('the newest completion wins: a local tick is newer than what Redis holds', async () => {
       const { state, clock } = replica();
-      await redis.set(keys.idleLastTick(), String(clock.now - 1000));
+      await db.redis.set(keys.idleLastTick(), String(clock.now - 1000));
       clock.now += 2000;
       await state.tickCompleted();
       clock.now += 3000;
       expect(await state.tickFreshness()).toMatchObject({ ageMs: 3000 });
-      expect(Number(await redis.get(keys.idleLastTick()))).toBe(clock.now - 3000);
-      expect(await redis.pttl(keys.idleLastTick())).toBeGreaterThan(STALE_AFTER_MS);
+      expect(Number(await db.redis.get(keys.idleLastTick()))).toBe(clock.now - 3000);
+      expect(await db.redis.pttl(keys.idleLastTick())).toBeGreaterThan(STALE_AFTER_MS);
     });
 
     it('unreadable text in Redis is ignored, not taken for a tick', async () => {
       const { state, clock } = replica();
-      await redis.set(keys.idleLastTick(), 'garbage');
+      await db.redis.set(keys.idleLastTick(), 'garbage');
       clock.now += STALE_AFTER_MS + 1;
       expect(await state.tickFreshness()).toMatchObject({ fresh: false });
     });

@@ -1,12 +1,5 @@
 import type Redis from 'ioredis';
-import {
-  RedisLink,
-  captureLogs,
-  type CapturedLogs,
-  connectTestRedis,
-  deleteKeysUnder,
-  uniqueTestPrefix,
-} from '@podwarden/testing';
+import { RedisLink, captureLogs, type CapturedLogs, useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { ActionLog } from './action-log';
 import type { ActionRecord } from './action-record';
@@ -14,16 +7,10 @@ import { actionRecordSchema } from './action-record.schema';
 import { CREATE_ROW } from './testing/create-row';
 import { DurableStream, type DurableStreamOptions } from './durable-stream';
 
-const PREFIX = uniqueTestPrefix('durable-retry');
-const KEYS = new RedisKeys(PREFIX);
 const STREAM = { what: 'test write', lostEntryField: 'entry', lostEntryMessage: 'test entry NOT recorded' };
 
-let redis: Redis;
 let link: RedisLink;
 let through: Redis;
-beforeAll(() => {
-  redis = connectTestRedis();
-});
 beforeEach(async () => {
   link = await RedisLink.start();
   through = await link.connect();
@@ -31,9 +18,10 @@ beforeEach(async () => {
 afterEach(async () => {
   through.disconnect();
   await link.close();
-  await deleteKeysUnder(redis, PREFIX);
 });
-afterAll(() => redis.quit());
+// After the link's hooks: jest runs one block's afterEach in order, so the link closes before the keys go.
+const db = useTestRedis('durable-retry');
+const KEYS = new RedisKeys(db.prefix);
 
 const ROW = CREATE_ROW;
 
@@ -56,7 +44,7 @@ function streamThrough(
 }
 
 const rows = async () =>
-  (await new ActionLog(redis, KEYS, captureLogs().logger).recent('qwen', 100)).reverse();
+  (await new ActionLog(db.redis, KEYS, captureLogs().logger).recent('qwen', 100)).reverse();
 
 async function eventually(check: () => Promise<boolean>, deadlineMs = 20_000): Promise<void> {
   const deadline = Date.now() + deadlineMs;
@@ -114,7 +102,7 @@ describe('a durable record Redis did not take is kept and retried', () => {
     await eventually(async () => (await rows()).length > 0);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await rows()).toEqual([ROW]);
-    expect(await redis.exists(KEYS.intentClosed('i-1'))).toBe(1);
+    expect(await db.redis.exists(KEYS.intentClosed('i-1'))).toBe(1);
   });
 
   it('gives up after its bound: the whole entry at Error', async () => {

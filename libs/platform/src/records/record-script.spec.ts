@@ -1,5 +1,4 @@
-import type Redis from 'ioredis';
-import { captureLogs, connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { captureLogs, useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { ActionLog } from './action-log';
 import { CREATE_ROW } from './testing/create-row';
@@ -7,18 +6,8 @@ import { BillableIntents, type BillableIntent } from './billable-intents';
 import { writeRecord, type RecordWrite } from './record-script';
 
 // A hash-tagged prefix, as on Redis Cluster: the script's keys must all live under it.
-const PREFIX = `{${uniqueTestPrefix('record-script')}}`;
-const KEYS = new RedisKeys(PREFIX);
-
-let redis: Redis;
-beforeAll(() => {
-  redis = connectTestRedis();
-});
-afterEach(() => deleteKeysUnder(redis, PREFIX));
-afterAll(async () => {
-  await deleteKeysUnder(redis, PREFIX);
-  await redis.quit();
-});
+const db = useTestRedis('record-script', { hashTagged: true });
+const KEYS = new RedisKeys(db.prefix);
 
 const ROW = CREATE_ROW;
 const INTENT: BillableIntent = {
@@ -36,8 +25,8 @@ const INTENT: BillableIntent = {
 };
 
 function setup() {
-  const actions = new ActionLog(redis, KEYS, captureLogs().logger);
-  const intents = new BillableIntents(redis, KEYS);
+  const actions = new ActionLog(db.redis, KEYS, captureLogs().logger);
+  const intents = new BillableIntents(db.redis, KEYS);
   const rows = async () => (await actions.recent('qwen', 100)).reverse();
   return { actions, intents, rows };
 }
@@ -106,8 +95,8 @@ describe('the record script: a billable row and its intent in one atomic write',
       },
     };
 
-    expect(await writeRecord(redis, write)).toBe('recorded');
-    expect(await writeRecord(redis, write)).toBe('dup');
+    expect(await writeRecord(db.redis, write)).toBe('recorded');
+    expect(await writeRecord(db.redis, write)).toBe('dup');
     expect(await rows()).toEqual([ROW]);
   });
 
@@ -116,13 +105,13 @@ describe('the record script: a billable row and its intent in one atomic write',
     await intents.begin(INTENT);
     await actions.record(ROW, { mode: 'claim', intent: INTENT });
 
-    const keys = await redis.keys(`${PREFIX.replace(/[{}]/g, '\\$&')}:*`);
-    expect(keys.map((k) => k.slice(PREFIX.length + 1).split(':')[0]).sort()).toEqual([
+    const keys = await db.redis.keys(`${db.prefix.replace(/[{}]/g, '\\$&')}:*`);
+    expect(keys.map((k) => k.slice(db.prefix.length + 1).split(':')[0]).sort()).toEqual([
       'actions',
       'intent-closed',
       'record-written',
     ]);
     for (const key of keys.filter((k) => !k.includes(':actions:')))
-      expect(await redis.ttl(key)).toBeGreaterThan(3600);
+      expect(await db.redis.ttl(key)).toBeGreaterThan(3600);
   });
 });

@@ -1,5 +1,4 @@
-import type Redis from 'ioredis';
-import { captureLogs, connectTestRedis, deleteKeysUnder, uniqueTestPrefix } from '@podwarden/testing';
+import { captureLogs, useTestRedis } from '@podwarden/testing';
 import { RedisKeys } from '../redis/redis-keys';
 import { ActionLog } from './action-log';
 import type { ActionRecord } from './action-record';
@@ -7,8 +6,8 @@ import { ReadyLog } from './ready-log';
 import { WakeHistory } from './wake-history';
 import type { WakeCompletedRecord } from './wake-record';
 
-const PREFIX = uniqueTestPrefix('stored-rows');
-const KEYS = new RedisKeys(PREFIX);
+const db = useTestRedis('stored-rows');
+const KEYS = new RedisKeys(db.prefix);
 
 const CREATE: ActionRecord = {
   at: '2026-12-06T10:00:00.000Z',
@@ -40,19 +39,12 @@ const COMPLETED: Omit<WakeCompletedRecord, 'type'> = {
 
 /** Rows read back from the durable streams are checked, never cast: a row of another shape is skipped. */
 describe('durable stream rows read back (real Redis)', () => {
-  let redis: Redis;
   const logger = captureLogs().logger;
 
-  beforeAll(() => {
-    redis = connectTestRedis();
-  });
-  afterEach(() => deleteKeysUnder(redis, PREFIX));
-  afterAll(() => redis.quit());
-
-  const addRaw = (key: string, entry: string) => redis.xadd(key, '*', 'entry', entry);
+  const addRaw = (key: string, entry: string) => db.redis.xadd(key, '*', 'entry', entry);
 
   it('an action row written by the log reads back as written', async () => {
-    const log = new ActionLog(redis, KEYS, logger);
+    const log = new ActionLog(db.redis, KEYS, logger);
     await log.record(CREATE);
     await log.record({
       ...CREATE,
@@ -77,7 +69,7 @@ describe('durable stream rows read back (real Redis)', () => {
     ['no pod id at all', JSON.stringify({ ...CREATE, podId: undefined })],
     ['a JSON array', '[]'],
   ])('an action row with %s is skipped, the rows around it kept', async (_why, raw) => {
-    const log = new ActionLog(redis, KEYS, logger);
+    const log = new ActionLog(db.redis, KEYS, logger);
     await log.record(CREATE);
     await addRaw(KEYS.actionLog('qwen'), raw);
     await log.record({ ...CREATE, action: 'Stop', trigger: 'idle' });
@@ -89,13 +81,13 @@ describe('durable stream rows read back (real Redis)', () => {
       KEYS.actionLog('qwen'),
       JSON.stringify({ ...CREATE, gpuId: 7, pricePerHour: 'cheap', detail: {} }),
     );
-    expect(await new ActionLog(redis, KEYS, logger).recent('qwen', 10)).toEqual([
+    expect(await new ActionLog(db.redis, KEYS, logger).recent('qwen', 10)).toEqual([
       { ...CREATE, gpuId: null, pricePerHour: null, detail: null },
     ]);
   });
 
   it('a ready edge round-trips; one without its time is skipped', async () => {
-    const ready = new ReadyLog(redis, KEYS, logger);
+    const ready = new ReadyLog(db.redis, KEYS, logger);
     const edge = { at: '2026-12-06T10:02:00.000Z', podId: 'pod-1', gpuId: 'NVIDIA A40', pricePerHour: 0.44 };
     await ready.record('qwen', edge);
     await addRaw(KEYS.readyLog('qwen'), JSON.stringify({ ...edge, at: undefined }));
@@ -103,7 +95,7 @@ describe('durable stream rows read back (real Redis)', () => {
   });
 
   it('a wake record round-trips; a Completed row with an unknown outcome is never the last wake', async () => {
-    const history = new WakeHistory(redis, KEYS, logger);
+    const history = new WakeHistory(db.redis, KEYS, logger);
     await history.requested({
       podName: 'qwen',
       attemptId: 'job-1',
