@@ -1,8 +1,9 @@
 import type { VolumeStopResult } from '@podwarden/platform';
 import { UsageStore } from '@podwarden/platform';
+import { newTestService, type TestService } from '@podwarden/platform/testing/new-test-service';
 import { OUR_VOLUME } from '@podwarden/testing';
 import { OPERATOR, deferred, startGateway, until, type GatewayHarness } from '../testing/gateway-harness';
-import { manualStopMark } from './manual-stop-usage';
+import { ManualStopUsage, manualStopMark } from './manual-stop-usage';
 
 const AT = 1_764_000_000_000;
 const pod = (podId: string, ok: boolean, called: boolean) => ({
@@ -27,6 +28,37 @@ describe(manualStopMark.name, () => {
     ['unconfigured', { kind: 'unconfigured' }, false],
   ])('%s: a stop to record is %s', (_, result, recorded) => {
     expect(manualStopMark(result, AT)).toEqual(recorded ? { at: AT, trigger: 'manual' } : null);
+  });
+});
+
+describe(ManualStopUsage.name, () => {
+  let built: TestService<ManualStopUsage> | null = null;
+  afterEach(async () => {
+    await built?.close();
+    built = null;
+  });
+  const stopped: VolumeStopResult = { kind: 'stopped', ok: true, pods: [pod('a', true, true)] };
+
+  it("writes an accepted stop to the pod's usage record in Redis, at the time given", async () => {
+    built = await newTestService(ManualStopUsage);
+    const qwen = built.config.pods[0];
+
+    await built.service.record(qwen, stopped, AT);
+    await built.service.record(qwen, { kind: 'no-pod' }, AT + 1);
+
+    const record = await built.get<UsageStore>(UsageStore).read(qwen.name, AT - 1);
+    expect(record.stops).toEqual([{ at: AT, trigger: 'manual' }]);
+  });
+
+  it('a write Redis refuses is a Warning, never a rejection', async () => {
+    const refusing = { recordStop: () => Promise.reject(new Error('OOM command not allowed')) };
+    built = await newTestService(ManualStopUsage, { overrides: [[UsageStore, refusing]] });
+
+    await expect(built.service.record(built.config.pods[0], stopped, AT)).resolves.toBeUndefined();
+
+    expect(built.logs.find('manual stop not written')).toEqual([
+      expect.objectContaining({ level: 40, pod: 'qwen', err: 'OOM command not allowed' }),
+    ]);
   });
 });
 

@@ -1,34 +1,43 @@
 import { INITIAL_IDLE_STATE, type IdleState, type PodConfig } from '@podwarden/policies';
-import type { RunPodClient } from '@podwarden/runpod-client';
-import { EMPTY_IDLE_RECORD, IdleStateStore, RedisKeys } from '@podwarden/platform';
-import { FakeRunPod, testConfig, useTestRedis } from '@podwarden/testing';
+import { EMPTY_IDLE_RECORD, IdleStateStore } from '@podwarden/platform';
+import {
+  newTestService,
+  type TestService,
+  type TestServiceOptions,
+} from '@podwarden/platform/testing/new-test-service';
+import { testConfig, type FakeRunPod } from '@podwarden/testing';
 import { PodReadiness } from './pod-readiness';
 
-const db = useTestRedis('pod-readiness');
-const KEYS = new RedisKeys(db.prefix);
-const CONFIG = testConfig({ CHECK_SECONDS: '30' });
-const POD: PodConfig = CONFIG.pods[0];
+const ENV = { CHECK_SECONDS: '30' };
+const POD: PodConfig = testConfig(ENV).pods[0];
 const READY_SINCE = Date.parse('2026-12-01T12:00:00Z');
 const URL_P1 = 'https://p1-8000.proxy.runpod.net';
 
-afterEach(() => {
+let built: TestService<PodReadiness> | null = null;
+afterEach(async () => {
   jest.restoreAllMocks();
+  await built?.close();
+  built = null;
 });
 
-/** The idle state in Redis as the idle monitor would have written it, and RunPod as FakeRunPod. */
-function setup() {
-  const store = new IdleStateStore(db.redis, KEYS);
-  const fake = new FakeRunPod();
-  const readiness = new PodReadiness(CONFIG, fake as unknown as RunPodClient, store);
+/** PodReadiness as the proxy builds it: the idle state in real Redis (as the idle monitor writes it), RunPod as FakeRunPod. */
+async function setup(options: Pick<TestServiceOptions, 'env' | 'overrides'> = {}) {
+  built = await newTestService(PodReadiness, {
+    prefix: 'pod-readiness',
+    overrides: options.overrides,
+    env: { ...ENV, ...options.env },
+  });
+  const { service: readiness, fakeRunPod: fake, config } = built;
+  const store = built.get<IdleStateStore>(IdleStateStore);
   const state = (fields: Partial<IdleState>) =>
     store.save(POD.name, { ...EMPTY_IDLE_RECORD, state: { ...INITIAL_IDLE_STATE, ...fields } });
   const ready = (readySince = READY_SINCE) => state({ phase: 'Ready', readySince });
-  return { store, fake, readiness, state, ready };
+  return { store, fake, readiness, state, ready, config };
 }
 
 describe(PodReadiness.name, () => {
   it('no idle state yet: cold and Down, RunPod not asked', async () => {
-    const { fake, readiness } = setup();
+    const { fake, readiness } = await setup();
     await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: 'Down' });
     expect(fake.calls).toEqual([]);
   });
@@ -38,14 +47,14 @@ describe(PodReadiness.name, () => {
     ['Down with a readySince left over', { phase: 'Down', readySince: READY_SINCE }],
     ['Ready without a readySince', { phase: 'Ready', readySince: null }],
   ])('%s: cold in that phase, RunPod not asked', async (_what, fields) => {
-    const { fake, readiness, state } = setup();
+    const { fake, readiness, state } = await setup();
     await state(fields);
     await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: fields.phase });
     expect(fake.calls).toEqual([]);
   });
 
   it("Ready: the serving pod's proxy address, looked up once per boot and shared by every request of it", async () => {
-    const { fake, readiness, ready } = setup();
+    const { fake, readiness, ready } = await setup();
     fake.setPod('p1');
     await ready();
     const [first, second] = await Promise.all([readiness.read(POD), readiness.read(POD)]);
@@ -57,7 +66,7 @@ describe(PodReadiness.name, () => {
   });
 
   it('a new boot (another readySince) is looked up again', async () => {
-    const { fake, readiness, ready } = setup();
+    const { fake, readiness, ready } = await setup();
     fake.setPod('p1');
     await ready();
     await readiness.read(POD);
@@ -70,7 +79,7 @@ describe(PodReadiness.name, () => {
   });
 
   it('forget: the next request looks the address up again', async () => {
-    const { fake, readiness, ready } = setup();
+    const { fake, readiness, ready } = await setup();
     fake.setPod('p1');
     await ready();
     await readiness.read(POD);
@@ -81,7 +90,7 @@ describe(PodReadiness.name, () => {
   });
 
   it('the serving pod is the Running one with a GPU, whichever is listed first', async () => {
-    const { fake, readiness, ready } = setup();
+    const { fake, readiness, ready } = await setup();
     fake.setPod('p0', { observation: 'Exited', listedStatus: 'EXITED' }).setPod('p1');
     await ready();
     await expect(readiness.read(POD)).resolves.toEqual({ kind: 'ready', baseUrl: URL_P1 });
@@ -93,7 +102,7 @@ describe(PodReadiness.name, () => {
     ['Starting', { observation: 'Starting' }],
     ['unreadable on its own', { observation: 'unreadable' }],
   ])('Ready in Redis but the pod is %s: cold and Down, and not remembered', async (_what, pod) => {
-    const { fake, readiness, ready } = setup();
+    const { fake, readiness, ready } = await setup();
     fake.setPod('p1', pod);
     await ready();
     await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: 'Down' });
@@ -102,7 +111,7 @@ describe(PodReadiness.name, () => {
   });
 
   it('Ready in Redis but nothing on the volume (stopped since the last tick): cold and Down', async () => {
-    const { fake, readiness, ready } = setup();
+    const { fake, readiness, ready } = await setup();
     fake.setPod('elsewhere', { volumeId: 'vol-2' });
     await ready();
     await expect(readiness.read(POD)).resolves.toEqual({ kind: 'cold', phase: 'Down' });
@@ -110,7 +119,7 @@ describe(PodReadiness.name, () => {
   });
 
   it('an unreadable list: unresolved with the reason (no wake), and tried again on the next request', async () => {
-    const { fake, readiness, ready } = setup();
+    const { fake, readiness, ready } = await setup();
     fake.setPod('p1').listFails('http 503');
     await ready();
     await expect(readiness.read(POD)).resolves.toEqual({ kind: 'unresolved', reason: 'http 503' });
@@ -121,17 +130,19 @@ describe(PodReadiness.name, () => {
   });
 
   it('a Redis that does not answer in time is an error, neither ready nor cold', async () => {
-    const silent = { load: () => new Promise<never>(() => undefined) } as unknown as IdleStateStore;
-    const timed = testConfig({ REDIS_READ_TIMEOUT_MS: '20' });
-    const readiness = new PodReadiness(timed, new FakeRunPod() as unknown as RunPodClient, silent);
+    const silent = { load: () => new Promise<never>(() => undefined) };
+    const { readiness, config } = await setup({
+      env: { REDIS_READ_TIMEOUT_MS: '20' },
+      overrides: [[IdleStateStore, silent]],
+    });
     await expect(readiness.read(POD)).rejects.toThrow(
-      `idle state read timed out after ${timed.tuning.redisReadTimeoutMs} ms`,
+      `idle state read timed out after ${config.tuning.redisReadTimeoutMs} ms`,
     );
   });
 
   describe('markNotServing', () => {
     it('makes this boot cold (Booting) for two ticks, then it is looked up again', async () => {
-      const { fake, readiness, ready } = setup();
+      const { fake, readiness, ready } = await setup();
       fake.setPod('p1');
       await ready();
       await readiness.read(POD);
@@ -149,7 +160,7 @@ describe(PodReadiness.name, () => {
     });
 
     it('ends as soon as the idle monitor records a new boot', async () => {
-      const { fake, readiness, ready } = setup();
+      const { fake, readiness, ready } = await setup();
       fake.setPod('p1');
       await ready();
       await readiness.markNotServing(POD);
@@ -159,7 +170,7 @@ describe(PodReadiness.name, () => {
     });
 
     it('with no boot recorded marks nothing: a later boot is served at once', async () => {
-      const { fake, readiness, state, ready } = setup();
+      const { fake, readiness, state, ready } = await setup();
       fake.setPod('p1');
       await state({ phase: 'Booting', readySince: null });
       await readiness.markNotServing(POD);

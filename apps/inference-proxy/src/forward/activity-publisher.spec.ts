@@ -1,5 +1,6 @@
-import type { ProxyActivityStore, UsageStore } from '@podwarden/platform';
-import { LEVEL, captureLogs } from '@podwarden/testing';
+import { ProxyActivityStore, UsageStore } from '@podwarden/platform';
+import { newTestService, type TestService } from '@podwarden/platform/testing/new-test-service';
+import { LEVEL, type CapturedLogs } from '@podwarden/testing';
 import { ActivityPublisher } from './activity-publisher';
 
 const RENEW_EVERY_MS = 1000;
@@ -30,25 +31,29 @@ class RecordingStore {
 
 describe(ActivityPublisher.name, () => {
   let store: RecordingStore;
-  let logs: ReturnType<typeof captureLogs>;
+  let logs: CapturedLogs;
   let publisher: ActivityPublisher;
   let uses: string[];
-  beforeEach(() => {
+  let built: TestService<ActivityPublisher>;
+  beforeEach(async () => {
     // Only the renewal timer is faked: the spec moves it instead of waiting for it.
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'Date'] });
     store = new RecordingStore();
-    logs = captureLogs();
     const usage = { recordUse: (pod: string) => (uses.push(pod), Promise.resolve()) };
     uses = [];
-    publisher = new ActivityPublisher(
-      store as unknown as ProxyActivityStore,
-      usage as unknown as UsageStore,
-      logs.logger,
-    );
+    built = await newTestService(ActivityPublisher, {
+      overrides: [
+        [ProxyActivityStore, store],
+        [UsageStore, usage],
+      ],
+    });
+    publisher = built.service;
+    logs = built.logs;
   });
-  afterEach(() => {
-    publisher.onModuleDestroy();
+  afterEach(async () => {
     jest.useRealTimers();
+    // Closing the module is what runs onModuleDestroy (the renewal stops).
+    await built.close();
   });
 
   it("writes each request's start and end under the pod's lower-case name", async () => {
