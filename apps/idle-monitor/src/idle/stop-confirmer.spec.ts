@@ -45,10 +45,14 @@ function setup(env: Record<string, string> = {}) {
     now: () => clock.now,
   });
   /** One tick: the clock moves on, the list is read, then the confirmer judges. */
-  const tick = async (status: string | null | 'unreadable'): Promise<void> => {
+  const tick = async (status: string | null | 'unreadable' | PodList): Promise<void> => {
     clock.now += TICK_MS;
     const list: PodList =
-      status === 'unreadable' ? { kind: 'unreadable', reason: 'HTTP 500' } : onePodListed(status);
+      status === 'unreadable'
+        ? { kind: 'unreadable', reason: 'HTTP 500' }
+        : typeof status === 'object' && status !== null
+          ? status
+          : onePodListed(status);
     await confirmer.read([pod], list, clock.now - 1);
   };
   const stopRecords = async (): Promise<ActionRecord[]> =>
@@ -243,6 +247,18 @@ describe('StopConfirmer', () => {
     expect(h.fake.billableCalls).toEqual(['stop p1', 'stop p1']);
   });
 
+  it("the status named is the followed pod's as listed, after another pod; listed without one, 'unknown status'", async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    h.logs.clear();
+    await h.tick(listed(['p9', 'EXITED'], ['p1', 'RUNNING']));
+    await h.tick(listed(['p9', 'EXITED'], ['p1', null]));
+    expect(h.logs.messages('info')).toEqual([
+      'stop of p1 not confirmed yet: still RUNNING (tick 1 of 3)',
+      'stop of p1 not confirmed yet: still unknown status (tick 2 of 3)',
+    ]);
+  });
+
   it('a pod with no stop to follow takes no lock and reads no action log', async () => {
     const h = setup();
     const asked: string[] = [];
@@ -338,6 +354,16 @@ describe('StopConfirmer', () => {
     expect(await h.pending.all('qwen')).toEqual([]);
   });
 
+  it("another pod's accepted Stop after this one is no restart: the pod still up is stopped again", async () => {
+    const h = setup();
+    await h.stops.stopPods(h.pod, ['p1'], 'idle');
+    h.clock.now += 1000;
+    await h.actions.record({ ...wakeStart(h.clock.now), action: 'Stop', podId: 'p9', trigger: 'manual' });
+    for (let i = 0; i < 3; i += 1) await h.tick('RUNNING');
+    expect(h.fake.billableCalls).toEqual(['stop p1', 'stop p1']);
+    expect(await h.pending.all('qwen')).toEqual([expect.objectContaining({ podId: 'p1', restops: 1 })]);
+  });
+
   it('the confirmation line is written on the first tick that sees the pod down, and never again', async () => {
     const h = setup();
     await h.stops.stopPods(h.pod, ['p1'], 'idle');
@@ -391,6 +417,12 @@ describe('StopConfirmer', () => {
     });
   });
 });
+
+/** A listed account: each [id, status] in order, on vol-1, as onePodListed lists p1. */
+function listed(...pods: [string, string | null][]): PodList {
+  const [p1] = (onePodListed('RUNNING') as Extract<PodList, { kind: 'listed' }>).pods;
+  return { kind: 'listed', pods: pods.map(([id, status]) => ({ ...p1, id, status })) };
+}
 
 /** A wake's recorded start of p1, stamped `at` by the waker's clock. */
 function wakeStart(at: number): ActionRecord {

@@ -117,6 +117,74 @@ describe(StopIntentReconciler.name, () => {
     expect(row.detail).toContain(`the pod is now ${status}`);
   });
 
+  it('the Warning of a reconciled Stop says stop, the pod id and the status now listed', async () => {
+    const s = setup();
+    await s.intents.begin(s.intent());
+    s.clock.now = T0 + TIMEOUT_MS + 1;
+
+    await s.reconciler.read([s.pod], onePodListed('EXITED'));
+
+    expect(s.logs.messages('warn')).toEqual([
+      'reconciled stop of pod p1 whose caller died before its answer (now EXITED)',
+    ]);
+  });
+
+  it('an intent written without a pod id is named "-" in its Warning', async () => {
+    const s = setup();
+    await s.intents.begin(s.intent({ podId: null }));
+    s.clock.now = T0 + TIMEOUT_MS + 1;
+
+    await s.reconciler.read([s.pod], onePodListed('EXITED'));
+
+    expect(s.logs.messages('warn')).toEqual([
+      'reconciled stop of pod - whose caller died before its answer (now not listed)',
+    ]);
+  });
+
+  it("the evidence is the intent's own pod as listed, not the first pod of the list", async () => {
+    const s = setup();
+    await s.intents.begin(s.intent());
+    s.clock.now = T0 + TIMEOUT_MS + 1;
+    const [p1] = (onePodListed('EXITED') as Extract<PodList, { kind: 'listed' }>).pods;
+    const list: PodList = { kind: 'listed', pods: [{ ...p1, id: 'p9', status: 'RUNNING' }, p1] };
+
+    await s.reconciler.read([s.pod], list);
+
+    const [row] = await s.stops();
+    expect(row.detail).toBe(
+      `reconciled from an intent whose caller died before RunPod answered (sent ${SENT}); answer unknown; the pod is now EXITED`,
+    );
+  });
+
+  it("a pod whose intents Redis cannot read is one Error naming it; the next pod's are still reconciled", async () => {
+    const s = setup();
+    await s.intents.begin(s.intent());
+    s.clock.now = T0 + TIMEOUT_MS + 1;
+    const broken = { ...s.pod, name: 'broken' };
+    const reconciler = new StopIntentReconciler({
+      config: s.cfg,
+      intents: {
+        open: (name: string) =>
+          name === 'broken' ? Promise.reject(new Error('LOADING')) : s.intents.open(name),
+      },
+      actions: s.actions,
+      logger: s.logs.logger,
+      now: () => s.clock.now,
+    });
+
+    await expect(reconciler.read([broken, s.pod], onePodListed('EXITED'))).resolves.toBeUndefined();
+
+    expect(s.logs.lines.filter((l) => l.level === 50)).toEqual([
+      expect.objectContaining({
+        pod: 'broken',
+        err: 'LOADING',
+        msg: 'stop intents not reconciled this tick',
+      }),
+    ]);
+    expect(await s.stops()).toEqual([expect.objectContaining({ podId: 'p1', trigger: 'idle' })]);
+    expect(await s.intents.open(s.pod.name)).toEqual([]);
+  });
+
   it('leaves a Stop intent younger than the client timeout to its caller', async () => {
     const s = setup();
     await s.intents.begin(s.intent());
