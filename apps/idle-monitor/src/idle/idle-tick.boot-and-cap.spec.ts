@@ -39,6 +39,20 @@ describe('IdleTickService: boot grace and the runtime cap', () => {
     },
   );
 
+  it("a boot-grace stop on the tick the pod's own never-ran clock runs out too is one stop, not a second by that guard", async () => {
+    const h = harness({ env: { RUNPOD_BOOT_GRACE_MINUTES: '0.05' } });
+    h.fake.setPod('p1', { metrics: null, observation: 'Starting' });
+    await h.lines(2);
+    // Three ticks of boot grace, and (clock moved on) over 3 s since the never-ran clock started.
+    const due = await h.next(5000);
+
+    expect(due.line).toBe(
+      'Down idle=0 boot=0 ready=- up=- | list, metrics p1, observe p1, stop p1 => boot-grace',
+    );
+    expect(await triggers(h)).toEqual(['Stop p1 boot-grace ok=true']);
+    expect(h.logs.find('never ran')).toEqual([]);
+  });
+
   it('with RUNPOD_BOOT_GRACE_MINUTES=0 a never-ready pod is not stopped by boot grace, only by the cap once it has been up MAX_RUNTIME_MINUTES', async () => {
     const h = harness({ env: { RUNPOD_BOOT_GRACE_MINUTES: '0', MAX_RUNTIME_MINUTES: '1' } });
     metricsDown(h);

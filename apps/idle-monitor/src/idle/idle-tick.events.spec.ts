@@ -69,6 +69,28 @@ describe('IdleTickService: what the ticks announce on the event stream', () => {
     expect(read).toEqual([h.pod().name]);
   });
 
+  it('the pending stops are read only on a Down edge the tick did not stop itself', async () => {
+    const read: string[] = [];
+    const h = harness({
+      extras: {
+        pendingStops: {
+          all: (podName) => {
+            read.push(podName);
+            return Promise.resolve([]);
+          },
+        },
+      },
+    });
+    h.fake.setPod('p1', { metrics: { active: 0, completed: 0 } });
+    await h.lines(6);
+    expect(phases(h)).toEqual(['down→ready null']);
+    expect(read).toEqual([]);
+    await h.next();
+
+    expect(phases(h)).toEqual(['down→ready null', 'ready→down idle']);
+    expect(read).toEqual([]);
+  });
+
   it('a ready pod that goes down with no stop pending: the Down edge gives no reason', async () => {
     const h = harness();
     h.fake.setPod('p1', { metrics: { active: 1, completed: 0 } });
