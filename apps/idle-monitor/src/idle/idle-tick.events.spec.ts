@@ -3,6 +3,23 @@ import { idleTickHarnesses } from './testing/idle-tick-harness';
 
 const harness = idleTickHarnesses();
 
+/** Pending stops answering `entries`, and the pods whose pending stops the tick read. */
+function recordedPendingStops<T>(entries: readonly T[]): {
+  read: string[];
+  pendingStops: { all: (podName: string) => Promise<T[]> };
+} {
+  const read: string[] = [];
+  return {
+    read,
+    pendingStops: {
+      all: (podName) => {
+        read.push(podName);
+        return Promise.resolve([...entries]);
+      },
+    },
+  };
+}
+
 function phases(h: IdleTickHarness): string[] {
   return h.events.of('phase').map((d) => `${String(d.from)}→${String(d.phase)} ${String(d.stopReason)}`);
 }
@@ -47,17 +64,8 @@ describe('IdleTickService: what the ticks announce on the event stream', () => {
       restops: 0,
       confirmedAt: null,
     };
-    const read: string[] = [];
-    const h = harness({
-      extras: {
-        pendingStops: {
-          all: (podName) => {
-            read.push(podName);
-            return Promise.resolve([pending]);
-          },
-        },
-      },
-    });
+    const { read, pendingStops } = recordedPendingStops([pending]);
+    const h = harness({ extras: { pendingStops } });
     h.fake.setPod('p1', { metrics: { active: 1, completed: 0 } });
     await h.next();
     expect(read).toEqual([]);
@@ -70,17 +78,8 @@ describe('IdleTickService: what the ticks announce on the event stream', () => {
   });
 
   it('the pending stops are read only on a Down edge the tick did not stop itself', async () => {
-    const read: string[] = [];
-    const h = harness({
-      extras: {
-        pendingStops: {
-          all: (podName) => {
-            read.push(podName);
-            return Promise.resolve([]);
-          },
-        },
-      },
-    });
+    const { read, pendingStops } = recordedPendingStops([]);
+    const h = harness({ extras: { pendingStops } });
     h.fake.setPod('p1', { metrics: { active: 0, completed: 0 } });
     await h.lines(6);
     expect(phases(h)).toEqual(['down→ready null']);
