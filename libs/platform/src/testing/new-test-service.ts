@@ -199,7 +199,10 @@ export async function newTestService<T>(
     close: async () => {
       await moduleRef.close();
       await deleteKeysUnder(redis, prefix);
+      // quit() resolves on the server's OK; the socket closes after, so wait for that too.
+      const ended = new Promise((resolve) => redis.once('end', resolve));
       await redis.quit();
+      await ended;
     },
   };
 }
