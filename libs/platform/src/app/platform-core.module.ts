@@ -34,6 +34,18 @@ class PlatformLifecycle implements OnApplicationShutdown {
   }
 }
 
+/** The tokens the core exports: a test core standing in for it (newTestService) provides the same. */
+export const PLATFORM_CORE_EXPORTS = [
+  CONFIG,
+  LOGGER,
+  CLOCK,
+  REDIS,
+  REDIS_KEYS,
+  PodwardenMetrics,
+  RUNPOD_CLIENT,
+  RUNPOD_INSIGHTS,
+];
+
 /**
  * What every app stands on, built from its `start` (the list is in docs/architecture.md, "Wiring").
  * Global, so the feature modules (records, wake, stop, ...) and the apps inject these without
@@ -76,7 +88,7 @@ export class PlatformCoreModule {
         },
         PlatformLifecycle,
       ],
-      exports: [CONFIG, LOGGER, CLOCK, REDIS, REDIS_KEYS, PodwardenMetrics, RUNPOD_CLIENT, RUNPOD_INSIGHTS],
+      exports: PLATFORM_CORE_EXPORTS,
     };
   }
 }

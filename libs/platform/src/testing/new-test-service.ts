@@ -24,6 +24,7 @@ import {
   RUNPOD_INSIGHTS,
   type Clock,
 } from '../app/app-tokens';
+import { PLATFORM_CORE_EXPORTS } from '../app/platform-core.module';
 import { BillingModule } from '../billing/billing.module';
 import { BudgetModule } from '../budget/budget.module';
 import { DiagnosisModule } from '../diagnosis/diagnosis.module';
@@ -164,7 +165,7 @@ export async function newTestService<T>(
       { provide: RUNPOD_CLIENT, useValue: fakeRunPod },
       { provide: RUNPOD_INSIGHTS, useValue: unscriptedInsights() },
     ],
-    exports: [CONFIG, LOGGER, CLOCK, REDIS, REDIS_KEYS, PodwardenMetrics, RUNPOD_CLIENT, RUNPOD_INSIGHTS],
+    exports: PLATFORM_CORE_EXPORTS,
   };
 
   const imports = options.imports ?? inferImports(serviceClass);
