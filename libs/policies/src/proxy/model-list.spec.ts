@@ -3,6 +3,7 @@ import {
   encodeKeptList,
   isModelList,
   keptListAgeSeconds,
+  MAX_MODEL_LIST_BYTES,
   type KeptModelList,
 } from './model-list';
 
@@ -50,6 +51,21 @@ describe(isModelList.name, () => {
     ['an OpenAI error', JSON.stringify({ error: { message: 'x', type: 'y' } }), false],
   ])('%s → %j', (_what, body, expected) => {
     expect(isModelList(body)).toBe(expected);
+  });
+});
+
+describe('MAX_MODEL_LIST_BYTES', () => {
+  // The bound must keep every list a real vLLM serves: one base model with a hundred LoRA adapters.
+  it('keeps a list of a hundred models in the shape vLLM serves them', () => {
+    const entry = JSON.parse(VLLM_LIST).data[0] as Record<string, unknown>;
+    const data = Array.from({ length: 100 }, (_, n) => ({
+      ...entry,
+      id: `adapter-${n}-of-qwen2.5-32b-instruct`,
+    }));
+    const body = JSON.stringify({ object: 'list', data });
+    expect(isModelList(body)).toBe(true);
+    expect(Buffer.byteLength(body)).toBeGreaterThan(10_000);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(MAX_MODEL_LIST_BYTES);
   });
 });
 

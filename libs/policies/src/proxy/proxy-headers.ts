@@ -30,8 +30,8 @@ export function forwardableHeaders(
   const named = new Set(
     listOf(headers.connection)
       .flatMap((value) => value.split(','))
-      .map((name) => name.trim().toLowerCase())
-      .filter((name) => name !== ''),
+      // An empty name (from `close,` or `, x`) matches no header: Node never gives one a name of ''.
+      .map((name) => name.trim().toLowerCase()),
   );
   const out: Record<string, string | string[]> = {};
   for (const [rawName, value] of Object.entries(headers)) {

@@ -110,6 +110,8 @@ describe(classifyProxyRequest.name, () => {
       ['/v1/models/qwen/completions'],
       ['/v1/responses/resp_123'],
       ['/v1/responses/a/b/cancel'],
+      ['/v1/responses/resp_123/cancel/extra'],
+      ['/v1/responses/resp_123/cancelled'],
       ['/v1/load_lora_adapters'],
       // Anchored at the start too: a non-work route under another prefix is not that route.
       ['/x/v1/tokenize'],

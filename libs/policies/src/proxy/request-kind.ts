@@ -29,9 +29,7 @@ export function classifyProxyRequest(method: string, path: string): ProxyRequest
   return verb === 'GET' && route === '/v1/models' ? 'model-list' : 'metadata';
 }
 
+/** The path without its query or fragment, lower-cased, without trailing slashes (the root is ''). */
 function normalisedRoute(path: string): string {
-  const cut = path.search(/[?#]/);
-  const bare = (cut < 0 ? path : path.slice(0, cut)).toLowerCase();
-  const trimmed = bare.replace(/\/+$/, '');
-  return trimmed === '' ? '/' : trimmed;
+  return path.split(/[?#]/, 1)[0].toLowerCase().replace(/\/+$/, '');
 }
