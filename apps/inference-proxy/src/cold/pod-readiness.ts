@@ -91,7 +91,7 @@ export class PodReadiness {
       serving?.observation.kind === 'found' &&
       serving.observation.status === 'Running' &&
       serving.observation.gpuCount >= 1;
-    if (serving === null || !isServing) return { kind: 'cold', phase: 'Down' };
+    if (!isServing) return { kind: 'cold', phase: 'Down' };
     const baseUrl = proxyUrlFor(this.config.runpod.proxyUrlTemplate, serving.podId, pod.podPort);
     this.endpoints.set(pod.name.toLowerCase(), { readySince, baseUrl });
     return { kind: 'ready', baseUrl };

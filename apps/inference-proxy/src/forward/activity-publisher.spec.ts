@@ -34,13 +34,20 @@ describe(ActivityPublisher.name, () => {
   let logs: CapturedLogs;
   let publisher: ActivityPublisher;
   let uses: string[];
+  let usageFails: boolean;
   let built: TestService<ActivityPublisher>;
   beforeEach(async () => {
     // Only the renewal timer is faked: the spec moves it instead of waiting for it.
     jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'Date'] });
     store = new RecordingStore();
-    const usage = { recordUse: (pod: string) => (uses.push(pod), Promise.resolve()) };
+    const usage = {
+      recordUse: (pod: string) => {
+        uses.push(pod);
+        return usageFails ? Promise.reject(new Error('usage refused')) : Promise.resolve();
+      },
+    };
     uses = [];
+    usageFails = false;
     built = await newTestService(ActivityPublisher, {
       overrides: [
         [ProxyActivityStore, store],
@@ -115,6 +122,22 @@ describe(ActivityPublisher.name, () => {
       ]);
     },
   );
+
+  it("a usage record Redis refuses is one Warning; the request's end is still written", async () => {
+    usageFails = true;
+    await publisher.begin('Qwen', 'r1');
+    await expect(publisher.end('Qwen', 'r1', 0)).resolves.toBeUndefined();
+    expect(store.writes).toEqual(['begin qwen r1', 'end qwen r1']);
+    expect(uses).toEqual(['qwen']);
+    expect(logs.lines).toEqual([
+      expect.objectContaining({
+        level: LEVEL.warn,
+        pod: 'qwen',
+        err: 'usage refused',
+        msg: 'proxy activity usage record not written',
+      }),
+    ]);
+  });
 
   it('stops renewing when the module is destroyed', async () => {
     await publisher.begin('qwen', 'r1');
