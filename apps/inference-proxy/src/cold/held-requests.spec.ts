@@ -1,7 +1,8 @@
+import { getEventListeners } from 'node:events';
 import { parseConfig, type PodConfig } from '@podwarden/policies';
 import type { PodEventPublisher } from '@podwarden/platform';
 import { LEVEL, captureLogs } from '@podwarden/testing';
-import { HeldRequests, type HoldEnding } from './held-requests';
+import { HOLD_POLL_MS, HeldRequests, type HoldEnding } from './held-requests';
 import type { PodReadiness, Readiness } from './pod-readiness';
 import type { ProxyWakes, WakeEnding } from './proxy-wakes';
 
@@ -17,14 +18,20 @@ class Fakes {
   /** Endings by attempt id, ahead of `ending`. */
   readonly endings = new Map<string, WakeEnding | null>();
   ensured = 0;
+  /** Readiness reads so far: one per look at the pod. */
+  reads = 0;
   current = 'attempt-1';
   readonly events: Record<string, unknown>[] = [];
   readonly logs = captureLogs();
 
   build(): HeldRequests {
     const readiness = {
-      read: () =>
-        this.readinessFails ? Promise.reject(new Error('redis down')) : Promise.resolve(this.readiness),
+      read: () => {
+        this.reads += 1;
+        return this.readinessFails
+          ? Promise.reject(new Error('redis down'))
+          : Promise.resolve(this.readiness);
+      },
     } as unknown as PodReadiness;
     const wakes = {
       ensure: () => {
@@ -43,6 +50,15 @@ class Fakes {
     return new HeldRequests(readiness, wakes, this.logs.logger, events);
   }
 }
+
+/** The hold's ending once it has one: undefined while the request is still held. */
+function watch(held: Promise<HoldEnding>): () => HoldEnding | undefined {
+  let ending: HoldEnding | undefined;
+  void held.then((settled) => (ending = settled));
+  return () => ending;
+}
+
+const READY: Readiness = { kind: 'ready', baseUrl: 'http://pod' };
 
 describe(HeldRequests.name, () => {
   let fakes: Fakes;
@@ -209,5 +225,98 @@ describe(HeldRequests.name, () => {
     const again = sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1');
     fakes.readiness = { kind: 'ready', baseUrl: 'http://pod-2' };
     expect(await again).toEqual({ kind: 'ready', baseUrl: 'http://pod-2' });
+  });
+
+  describe('on a clock the spec moves', () => {
+    // Only the sleep between looks and Date.now are faked: the spec moves them instead of waiting.
+    beforeEach(() =>
+      jest.useFakeTimers({
+        now: 1_700_000_000_000,
+        doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'],
+      }),
+    );
+    afterEach(() => jest.useRealTimers());
+
+    it.each<[string, number, () => void, HoldEnding]>([
+      ['ready', 60_000, () => (fakes.readiness = READY), READY],
+      [
+        'failed',
+        60_000,
+        () => (fakes.ending = { outcome: 'Failed', failureKind: 'provider', message: 'no GPU' }),
+        { kind: 'failed', refused: false, message: 'no GPU' },
+      ],
+      ['timeout', 100, () => undefined, { kind: 'timeout' }],
+      ['shutdown', 60_000, () => sut.onModuleDestroy(), { kind: 'timeout' }],
+    ])(
+      "a long-lived client's signal keeps no abort listener once its hold ended: %s",
+      async (_case, holdMs, end, expected) => {
+        const client = new AbortController();
+        const held = sut.hold(POD, holdMs, client.signal, 'attempt-1');
+        expect(getEventListeners(client.signal, 'abort')).toHaveLength(1);
+        end();
+        await jest.advanceTimersByTimeAsync(HOLD_POLL_MS);
+        expect(await held).toEqual(expected);
+        // A keep-alive client sends request after request on one signal: none may leave a listener behind.
+        expect(getEventListeners(client.signal, 'abort')).toHaveLength(0);
+      },
+    );
+
+    it('several requests held for one pod make one readiness read per look, not one per request', async () => {
+      const held = [1, 2, 3].map(() => sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1'));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(fakes.reads).toBe(1);
+      await jest.advanceTimersByTimeAsync(HOLD_POLL_MS);
+      expect(fakes.reads).toBe(2);
+      expect(sut.count(POD)).toBe(3);
+      fakes.readiness = READY;
+      await jest.advanceTimersByTimeAsync(HOLD_POLL_MS);
+      expect(await Promise.all(held)).toEqual([READY, READY, READY]);
+      expect(fakes.reads).toBe(3);
+    });
+
+    it("once the last held request's client left, the pod is not read again", async () => {
+      const leaving = new AbortController();
+      const left = sut.hold(POD, 60_000, leaving.signal, 'attempt-1');
+      await jest.advanceTimersByTimeAsync(0);
+      expect(fakes.reads).toBe(1);
+      // It leaves during the sleep between two looks: the next look has nobody to look for.
+      leaving.abort();
+      expect(await left).toEqual({ kind: 'aborted' });
+      await jest.advanceTimersByTimeAsync(HOLD_POLL_MS * 4);
+      expect(fakes.reads).toBe(1);
+    });
+
+    it('a request held a moment after the earlier ones were released, the model up, is released at once', async () => {
+      fakes.readiness = READY;
+      expect(await sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1')).toEqual(READY);
+      // The look that released it ends; the clock does not move.
+      await jest.advanceTimersByTimeAsync(0);
+      const next = watch(sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1'));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(next()).toEqual(READY);
+      expect(fakes.reads).toBe(2);
+    });
+
+    it('a request held long after the earlier looks ended is looked at again until the model is up', async () => {
+      fakes.readiness = READY;
+      expect(await sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1')).toEqual(READY);
+      await jest.advanceTimersByTimeAsync(HOLD_POLL_MS * 4);
+      fakes.readiness = { kind: 'cold', phase: 'Booting' };
+      const next = watch(sut.hold(POD, 60_000, new AbortController().signal, 'attempt-1'));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(next()).toBeUndefined();
+      fakes.readiness = { kind: 'ready', baseUrl: 'http://pod-2' };
+      await jest.advanceTimersByTimeAsync(HOLD_POLL_MS);
+      expect(next()).toEqual({ kind: 'ready', baseUrl: 'http://pod-2' });
+    });
+
+    it('a request whose deadline falls on a look times out at that look, not one look later', async () => {
+      const held = watch(sut.hold(POD, HOLD_POLL_MS, new AbortController().signal, 'attempt-1'));
+      await jest.advanceTimersByTimeAsync(HOLD_POLL_MS - 1);
+      expect(held()).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(1);
+      expect(held()).toEqual({ kind: 'timeout' });
+      expect(fakes.events).toEqual([{ action: 'timeout', requests: 1 }]);
+    });
   });
 });
