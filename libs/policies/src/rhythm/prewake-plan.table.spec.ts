@@ -591,3 +591,52 @@ describe('nextPrewake: a wake more than a day ahead of its session', () => {
     expect(nextPrewake([slot], after)).toEqual({ at: MONDAY + 12 * DAY - 1500 * MIN, slot });
   });
 });
+
+describe('nextPrewake: a wake days ahead of its session (a boot of days, as a what-if trace may claim)', () => {
+  /** The oracle: the earliest wake strictly after `after` over ninety days of the slot's sessions. */
+  function earliestWake(slot: PrewakeSlot, after: number): number | null {
+    let best: number | null = null;
+    for (let day = MONDAY - 30 * DAY; day < MONDAY + 60 * DAY; day += DAY) {
+      const weekday = new Date(day).getUTCDay();
+      const dayClass = weekday === 0 || weekday === 6 ? 'weekend' : 'weekday';
+      const at = day + slot.wakeMinute * MIN;
+      if (dayClass === slot.dayClass && at > after && (best === null || at < best)) best = at;
+    }
+    return best;
+  }
+
+  it.each(['weekday', 'weekend'] as const)(
+    'a %s slot waking up to eight days early: the same wake as the oracle, from every hour of a week',
+    (dayClass) => {
+      const wrong: string[] = [];
+      for (let wakeMinute = -8 * 24 * 60; wakeMinute < 24 * 60; wakeMinute += 53) {
+        const slot: PrewakeSlot = {
+          dayClass,
+          wakeMinute,
+          untilMinute: wakeMinute + 30,
+          hitRate: 1,
+          gainUsd: 1,
+        };
+        for (let hour = 0; hour < 7 * 24; hour += 1) {
+          const after = MONDAY + 7 * DAY + hour * 60 * MIN;
+          if (nextPrewake([slot], after)?.at !== earliestWake(slot, after))
+            wrong.push(`${wakeMinute}@${hour}h`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    },
+  );
+
+  it('a weekend slot waking 49 h ahead, from Thursday 23:30: Wednesday 23:00 of next week (not none)', () => {
+    const slot: PrewakeSlot = {
+      dayClass: 'weekend',
+      wakeMinute: -2940,
+      untilMinute: 2,
+      hitRate: 1,
+      gainUsd: 1,
+    };
+    // This Sunday's wake was Thursday 23:00, just before; the next is next Saturday's, 49 h before it.
+    const after = MONDAY + 3 * DAY + (23 * 60 + 30) * MIN;
+    expect(nextPrewake([slot], after)?.at).toBe(MONDAY + 12 * DAY - 2940 * MIN);
+  });
+});

@@ -210,8 +210,11 @@ export function nextPrewake(
   after: number,
 ): { readonly at: number; readonly slot: PrewakeSlot } | null {
   let next: { at: number; slot: PrewakeSlot } | null = null;
-  // A slot's wake may fall on the day before its session (just after midnight): start one day back.
-  for (let day = dayStartOf(after) - DAY_MS; day <= dayStartOf(after) + 8 * DAY_MS; day += DAY_MS) {
+  // A slot's wake may fall on the day before its session (just after midnight): start one day back. A wake
+  // days ahead of its session (a boot of days, as a what-if trace may claim) looks that many days further.
+  const daysAhead = Math.ceil((Math.max(0, ...slots.map((slot) => -slot.wakeMinute)) * MINUTE_MS) / DAY_MS);
+  const lastDay = dayStartOf(after) + (8 + daysAhead) * DAY_MS;
+  for (let day = dayStartOf(after) - DAY_MS; day <= lastDay; day += DAY_MS) {
     for (const slot of slots) {
       const at = day + slot.wakeMinute * MINUTE_MS;
       if (dayClassOf(day) === slot.dayClass && at > after && (next === null || at < next.at))
