@@ -210,10 +210,12 @@ export function nextPrewake(
   after: number,
 ): { readonly at: number; readonly slot: PrewakeSlot } | null {
   let next: { at: number; slot: PrewakeSlot } | null = null;
-  // A slot's wake may fall on the day before its session (just after midnight): start one day back. A wake
-  // days ahead of its session (a boot of days, as a what-if trace may claim) looks that many days further.
+  // A slot's wake may fall on the day before its session (just after midnight): start one day back. The
+  // first session whose wake can follow `after` is at most `daysAhead` days on (a wake that many days ahead
+  // of its session: a boot of days, as a what-if trace may claim), and a slot's sessions recur within six
+  // days after it (Sunday to Saturday), so the range ends there.
   const daysAhead = Math.ceil((Math.max(0, ...slots.map((slot) => -slot.wakeMinute)) * MINUTE_MS) / DAY_MS);
-  const lastDay = dayStartOf(after) + (8 + daysAhead) * DAY_MS;
+  const lastDay = dayStartOf(after) + (6 + daysAhead) * DAY_MS;
   for (let day = dayStartOf(after) - DAY_MS; day <= lastDay; day += DAY_MS) {
     for (const slot of slots) {
       const at = day + slot.wakeMinute * MINUTE_MS;
