@@ -124,14 +124,33 @@ export class StackLauncher {
     await Promise.all(waits);
   }
 
-  private async startGateway(label: string): Promise<void> {
-    this.gateway = this.launch('gateway', {}, `${this.options.name}-${label}`);
+  /**
+   * The gateway's health route alone could answer from another process: a port freePort found free can be
+   * taken by a parallel test before the gateway binds it (the gateway then exits with EADDRINUSE while the
+   * other process answers). The gateway's own "listening" line proves it holds the port; on EADDRINUSE at
+   * first start it is launched again on another free port.
+   */
+  private async startGateway(label: string, movablePort = true): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const gateway = this.launch('gateway', {}, `${this.options.name}-${label}`);
+      this.gateway = gateway;
+      try {
+        await gateway.waitForMessage('gateway listening on', this.profile.startDeadlineMs);
+        break;
+      } catch (error) {
+        const portTaken = gateway.messages().some((message) => message.includes('EADDRINUSE'));
+        if (!movablePort || attempt >= 3 || gateway.running || !portTaken) throw error;
+        const port = await freePort();
+        this.gatewayUrl = `http://127.0.0.1:${port}`;
+        this.env = { ...this.env, PORT: String(port) };
+      }
+    }
     await this.waitUp(`${this.gatewayUrl}/health/${this.options.gatewayUp ?? 'ready'}`, `${label} up`);
   }
 
   /** A new gateway process on the same port and env (after the first one was killed). */
   restartGateway(): Promise<void> {
-    return this.startGateway('gateway-again');
+    return this.startGateway('gateway-again', false);
   }
 
   async startWaker(extraEnv: Record<string, string> = {}): Promise<AppProcess> {
